@@ -1,0 +1,104 @@
+// SQL stage: the typed SQL tree the planner builds and `renderSql` turns into text + parameters.
+// Nothing here holds SQL text; user values only ever appear inside `param` nodes.
+
+/** A type reference for casts; rendered through the one identifier-quoting function. */
+export interface SqlType {
+  schema: string | null;
+  name: string;
+  array: boolean;
+}
+
+/** A bound value. `value` is always sent as text (or null) and cast to `type` in the statement. */
+export interface ParamNode {
+  kind: "param";
+  value: string | null;
+  type: SqlType;
+}
+
+/** Comparison and other binary operators the planner may use; a closed set, never user text. */
+export type BinaryOp =
+  | "=" | "<>" | "<" | "<=" | ">" | ">="
+  | "like" | "ilike" | "~" | "~*"
+  | "@>" | "<@" | "&&"
+  | "is distinct from" | "is not distinct from"
+  | "+" | "-" | "||";
+
+export type Expr =
+  | { kind: "column"; table: string; name: string }
+  /** `(expr).field`: a field of a composite value, e.g. of the row carried through a subquery. */
+  | { kind: "field"; expr: Expr; name: string }
+  /** A whole row of a FROM item, by its alias (used to call computed-field functions). */
+  | { kind: "row"; table: string }
+  | ParamNode
+  | { kind: "int"; value: number }
+  | { kind: "bool"; value: boolean }
+  | { kind: "null" }
+  /** A string constant chosen by the planner (JSON keys, type names); never user data. */
+  | { kind: "text"; value: string }
+  | { kind: "call"; schema: string | null; name: string; args: Expr[]; orderBy?: OrderItem[]; filter?: Expr }
+  | { kind: "countStar" }
+  | { kind: "binary"; op: BinaryOp; left: Expr; right: Expr }
+  | { kind: "and"; items: Expr[] }
+  | { kind: "or"; items: Expr[] }
+  | { kind: "not"; expr: Expr }
+  | { kind: "isNull"; expr: Expr; negated: boolean }
+  | { kind: "cast"; expr: Expr; type: SqlType }
+  | { kind: "case"; whens: { when: Expr; then: Expr }[]; else: Expr }
+  | { kind: "subquery"; select: Select }
+  | { kind: "exists"; select: Select }
+  | { kind: "anyOf"; expr: Expr; array: Expr }
+  /** `jsonb_build_object(k1, v1, ...)`, split into `||`-joined calls past PostgreSQL's argument limit. */
+  | { kind: "jsonObject"; entries: { key: string; value: Expr }[] };
+
+export type Direction = "asc" | "desc";
+export type Nulls = "first" | "last";
+
+export interface OrderItem {
+  expr: Expr;
+  direction: Direction;
+  nulls: Nulls;
+}
+
+export type FromItem =
+  | { kind: "table"; schema: string; name: string; alias: string }
+  | { kind: "subquery"; select: Select; alias: string }
+  | { kind: "function"; schema: string; name: string; args: FunctionArg[]; alias: string };
+
+/** A function argument, optionally passed by name (`name => value`). */
+export interface FunctionArg {
+  name: string | null;
+  value: Expr;
+}
+
+export interface Select {
+  columns: { expr: Expr; alias: string }[];
+  from: FromItem | null;
+  where: Expr | null;
+  orderBy: OrderItem[];
+  limit: Expr | null;
+  offset: Expr | null;
+}
+
+export function select(partial: Partial<Select> & Pick<Select, "columns">): Select {
+  return {
+    from: null,
+    where: null,
+    orderBy: [],
+    limit: null,
+    offset: null,
+    ...partial,
+  };
+}
+
+// Small constructors keep the planner readable.
+export const col = (table: string, name: string): Expr => ({ kind: "column", table, name });
+export const text = (value: string): Expr => ({ kind: "text", value });
+export const int = (value: number): Expr => ({ kind: "int", value });
+export const bool = (value: boolean): Expr => ({ kind: "bool", value });
+export const nullExpr: Expr = { kind: "null" };
+export const call = (name: string, ...args: Expr[]): Expr => ({ kind: "call", schema: null, name, args });
+export const and = (...items: Expr[]): Expr => ({ kind: "and", items });
+export const or = (...items: Expr[]): Expr => ({ kind: "or", items });
+export const binary = (op: BinaryOp, left: Expr, right: Expr): Expr => ({ kind: "binary", op, left, right });
+export const pgType = (name: string, array = false): SqlType => ({ schema: "pg_catalog", name, array });
+export const param = (value: string | null, type: SqlType): ParamNode => ({ kind: "param", value, type });

@@ -1,0 +1,158 @@
+// SQL stage: the single renderer. Input: a `Select` tree; output: statement text with `$n`
+// placeholders and the matching text-or-null parameter values, in order of appearance.
+
+import { invariant, unreachable } from "../util/invariant";
+import type { Expr, FromItem, OrderItem, ParamNode, Select, SqlType } from "./ast";
+import { quoteIdent } from "./quote";
+
+export interface Statement {
+  sql: string;
+  params: (string | null)[];
+}
+
+/** PostgreSQL caps function arguments at 100, so one jsonb_build_object call holds 50 pairs. */
+const MAX_PAIRS_PER_CALL = 50;
+
+/** Planner-chosen constants only (JSON keys, type names): GraphQL names and fixed words. */
+const SAFE_TEXT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function renderSql(root: Select): Statement {
+  const params: (string | null)[] = [];
+  const numbers = new Map<ParamNode, number>();
+
+  function renderParam(p: ParamNode): string {
+    let n = numbers.get(p);
+    if (n === undefined) {
+      params.push(p.value);
+      n = params.length;
+      numbers.set(p, n);
+    }
+    return "$" + n + "::" + renderType(p.type);
+  }
+
+  function expr(e: Expr): string {
+    switch (e.kind) {
+      case "column":
+        return quoteIdent(e.table) + "." + quoteIdent(e.name);
+      case "field":
+        return "(" + expr(e.expr) + ")." + quoteIdent(e.name);
+      case "row":
+        return quoteIdent(e.table);
+      case "param":
+        return renderParam(e);
+      case "int":
+        invariant(Number.isSafeInteger(e.value), "int literal must be a safe integer");
+        return String(e.value);
+      case "bool":
+        return e.value ? "true" : "false";
+      case "null":
+        return "null";
+      case "text":
+        invariant(SAFE_TEXT.test(e.value), "text constant must be a plain name");
+        return "'" + e.value + "'";
+      case "call": {
+        const name = (e.schema === null ? "" : quoteIdent(e.schema) + ".") + functionName(e.name, e.schema);
+        const order = e.orderBy && e.orderBy.length > 0 ? " order by " + orderList(e.orderBy) : "";
+        const filter = e.filter ? " filter (where " + expr(e.filter) + ")" : "";
+        return name + "(" + e.args.map(expr).join(", ") + order + ")" + filter;
+      }
+      case "countStar":
+        return "count(*)";
+      case "binary":
+        return "(" + expr(e.left) + " " + e.op + " " + expr(e.right) + ")";
+      case "and":
+        if (e.items.length === 0) return "true";
+        return "(" + e.items.map(expr).join(" and ") + ")";
+      case "or":
+        if (e.items.length === 0) return "false";
+        return "(" + e.items.map(expr).join(" or ") + ")";
+      case "not":
+        return "(not " + expr(e.expr) + ")";
+      case "isNull":
+        return "(" + expr(e.expr) + (e.negated ? " is not null)" : " is null)");
+      case "cast":
+        return "(" + expr(e.expr) + ")::" + renderType(e.type);
+      case "case":
+        return (
+          "case " +
+          e.whens.map((w) => "when " + expr(w.when) + " then " + expr(w.then)).join(" ") +
+          " else " +
+          expr(e.else) +
+          " end"
+        );
+      case "subquery":
+        return "(" + selectText(e.select) + ")";
+      case "exists":
+        return "exists(" + selectText(e.select) + ")";
+      case "anyOf":
+        return "(" + expr(e.expr) + " = any(" + expr(e.array) + "))";
+      case "jsonObject": {
+        if (e.entries.length === 0) return "jsonb_build_object()";
+        const chunks: string[] = [];
+        for (let i = 0; i < e.entries.length; i += MAX_PAIRS_PER_CALL) {
+          const pairs = e.entries
+            .slice(i, i + MAX_PAIRS_PER_CALL)
+            .map((en) => expr({ kind: "text", value: en.key }) + ", " + expr(en.value));
+          chunks.push("jsonb_build_object(" + pairs.join(", ") + ")");
+        }
+        return chunks.length === 1 ? chunks[0]! : "(" + chunks.join(" || ") + ")";
+      }
+      default: {
+        return unreachable(e, "expression");
+      }
+    }
+  }
+
+  function orderList(items: OrderItem[]): string {
+    return items.map((o) => expr(o.expr) + " " + o.direction + " nulls " + o.nulls).join(", ");
+  }
+
+  function from(f: FromItem): string {
+    switch (f.kind) {
+      case "table":
+        return quoteIdent(f.schema) + "." + quoteIdent(f.name) + " as " + quoteIdent(f.alias);
+      case "subquery":
+        return "(" + selectText(f.select) + ") as " + quoteIdent(f.alias);
+      case "function":
+        return (
+          quoteIdent(f.schema) +
+          "." +
+          quoteIdent(f.name) +
+          "(" +
+          f.args.map((a) => (a.name === null ? "" : quoteIdent(a.name) + " => ") + expr(a.value)).join(", ") +
+          ") as " +
+          quoteIdent(f.alias)
+        );
+      default: {
+        return unreachable(f, "from item");
+      }
+    }
+  }
+
+  function selectText(s: Select): string {
+    invariant(s.columns.length > 0, "select needs at least one column");
+    let out = "select " + s.columns.map((c) => expr(c.expr) + " as " + quoteIdent(c.alias)).join(", ");
+    if (s.from) out += " from " + from(s.from);
+    if (s.where) out += " where " + expr(s.where);
+    if (s.orderBy.length > 0) out += " order by " + orderList(s.orderBy);
+    if (s.limit) out += " limit " + expr(s.limit);
+    if (s.offset) out += " offset " + expr(s.offset);
+    return out;
+  }
+
+  const sql = selectText(root);
+  return { sql, params };
+}
+
+/** Built-in SQL functions the planner calls are bare lowercase names; others are quoted. */
+function functionName(name: string, schema: string | null): string {
+  if (schema === null) {
+    invariant(/^[a-z_][a-z0-9_]*$/.test(name), "built-in function name must be plain: " + name);
+    return name;
+  }
+  return quoteIdent(name);
+}
+
+export function renderType(t: SqlType): string {
+  return (t.schema === null ? "" : quoteIdent(t.schema) + ".") + quoteIdent(t.name) + (t.array ? "[]" : "");
+}
