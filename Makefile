@@ -1,0 +1,43 @@
+# pg_graphql: build, install and test both extensions (plv8, the language handler, and
+# pg_graphql) against the PostgreSQL that `pg_config` names.
+.PHONY: all deps build build-extension build-handler build-server install test demo bench conformance clean
+
+PG_CONFIG ?= pg_config
+EXTDIR = $(shell $(PG_CONFIG) --sharedir)/extension
+
+all: build
+
+deps:
+	scripts/deps.sh
+
+build: build-extension build-handler build-server
+
+build-extension:
+	node build/build.mjs
+
+build-handler:
+	$(MAKE) -C plv8
+
+build-server:
+	@if [ -f server/build.mjs ]; then node server/build.mjs; fi
+
+install: deps build
+	$(MAKE) -C plv8 install
+	install -m 644 dist/extension/pg_graphql.control dist/extension/pg_graphql--*.sql $(EXTDIR)/
+
+test: install
+	npx vitest run
+
+demo: install
+	node scripts/demo.mjs
+
+bench: install
+	$(MAKE) -C bench
+
+conformance: install
+	../shared/conformance/run -c ../shared/conformance/plv8
+	../shared/conformance/run
+
+clean:
+	rm -rf dist
+	$(MAKE) -C plv8 clean
