@@ -1,0 +1,164 @@
+// Catalog stage, comment directives: the text of a COMMENT → typed directive objects.
+// Every `@graphql({...})` directive of every object kind is read here and nowhere else.
+
+import type {
+  EnumDirectives,
+  ForeignKeyDirective,
+  NameDirectives,
+  SchemaDirectives,
+  TableDirectives,
+} from "./model";
+
+export const LOAD_ERROR_PREFIX = "Error while loading schema, check comment directives.";
+
+/** Thrown while parsing the catalog; parseCatalog() turns it into the catalog's loadError. */
+export class DirectiveError extends Error {}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+/**
+ * The JSON inside `@graphql(...)`, or `{}` when the comment has none. The match is greedy up to
+ * the last `)`, so parentheses inside string values survive.
+ */
+export function directiveJson(comment: string | null): JsonObject {
+  if (comment === null) return {};
+  const start = comment.indexOf("@graphql(");
+  if (start < 0) return {};
+  const bodyStart = start + "@graphql(".length;
+  const end = comment.lastIndexOf(")");
+  if (end <= bodyStart) return {};
+  const body = comment.slice(bodyStart, end);
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch (e) {
+    throw new DirectiveError(`${LOAD_ERROR_PREFIX} ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new DirectiveError(`${LOAD_ERROR_PREFIX} A directive must be a JSON object`);
+  }
+  return value as JsonObject;
+}
+
+function optionalString(obj: JsonObject, key: string): string | undefined {
+  const v = obj[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "string") throw new DirectiveError(`${LOAD_ERROR_PREFIX} "${key}" must be a string`);
+  return v;
+}
+
+function optionalBoolean(obj: JsonObject, key: string): boolean | undefined {
+  const v = obj[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "boolean") throw new DirectiveError(`${LOAD_ERROR_PREFIX} "${key}" must be a boolean`);
+  return v;
+}
+
+function optionalPositiveInt(obj: JsonObject, key: string): number | undefined {
+  const v = obj[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0) {
+    throw new DirectiveError(`${LOAD_ERROR_PREFIX} "${key}" must be a positive integer`);
+  }
+  return v;
+}
+
+function stringList(obj: JsonObject, key: string): string[] | undefined {
+  const v = obj[key];
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) {
+    throw new DirectiveError(`${LOAD_ERROR_PREFIX} "${key}" must be a list of strings`);
+  }
+  return v as string[];
+}
+
+function enabledFlag(obj: JsonObject, key: string): { enabled: boolean } | undefined {
+  const v = obj[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "object" || Array.isArray(v)) {
+    throw new DirectiveError(`${LOAD_ERROR_PREFIX} "${key}" must be an object`);
+  }
+  return { enabled: optionalBoolean(v, "enabled") ?? false };
+}
+
+/** Drops keys whose value is undefined so directive objects stay minimal and comparable. */
+function compact<T extends object>(obj: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) if (v !== undefined) out[k] = v;
+  return out as T;
+}
+
+export const DEFAULT_MAX_ROWS = 30;
+
+export function schemaDirectives(comment: string | null): SchemaDirectives {
+  const d = directiveJson(comment);
+  return {
+    inflectNames: optionalBoolean(d, "inflect_names") ?? false,
+    maxRows: optionalPositiveInt(d, "max_rows") ?? DEFAULT_MAX_ROWS,
+    introspection: optionalBoolean(d, "introspection") ?? false,
+  };
+}
+
+export function nameDirectives(comment: string | null): NameDirectives {
+  const d = directiveJson(comment);
+  return compact({ name: optionalString(d, "name"), description: optionalString(d, "description") });
+}
+
+export function enumDirectives(comment: string | null): EnumDirectives {
+  const d = directiveJson(comment);
+  const raw = d["mappings"];
+  let mappings: Record<string, string> | undefined;
+  if (raw !== undefined && raw !== null) {
+    if (typeof raw !== "object" || Array.isArray(raw) || !Object.values(raw).every((x) => typeof x === "string")) {
+      throw new DirectiveError(`${LOAD_ERROR_PREFIX} "mappings" must map strings to strings`);
+    }
+    mappings = raw as Record<string, string>;
+  }
+  return compact({ name: optionalString(d, "name"), mappings });
+}
+
+export function foreignKeyNameDirectives(comment: string | null): { localName?: string; foreignName?: string } {
+  const d = directiveJson(comment);
+  return compact({ localName: optionalString(d, "local_name"), foreignName: optionalString(d, "foreign_name") });
+}
+
+export function tableDirectives(comment: string | null): TableDirectives {
+  const d = directiveJson(comment);
+  let foreignKeys: ForeignKeyDirective[] | undefined;
+  const rawKeys = d["foreign_keys"];
+  if (rawKeys !== undefined && rawKeys !== null) {
+    if (!Array.isArray(rawKeys)) throw new DirectiveError(`${LOAD_ERROR_PREFIX} "foreign_keys" must be a list`);
+    foreignKeys = rawKeys.map((k) => {
+      if (k === null || typeof k !== "object" || Array.isArray(k)) {
+        throw new DirectiveError(`${LOAD_ERROR_PREFIX} each of "foreign_keys" must be an object`);
+      }
+      const localColumns = stringList(k, "local_columns");
+      const foreignColumns = stringList(k, "foreign_columns");
+      const foreignSchema = optionalString(k, "foreign_schema");
+      const foreignTable = optionalString(k, "foreign_table");
+      if (!localColumns || !foreignColumns || foreignSchema === undefined || foreignTable === undefined) {
+        throw new DirectiveError(
+          `${LOAD_ERROR_PREFIX} a foreign key needs local_columns, foreign_schema, foreign_table and foreign_columns`,
+        );
+      }
+      return compact({
+        localName: optionalString(k, "local_name"),
+        localColumns,
+        foreignName: optionalString(k, "foreign_name"),
+        foreignSchema,
+        foreignTable,
+        foreignColumns,
+      });
+    });
+  }
+  return compact({
+    name: optionalString(d, "name"),
+    description: optionalString(d, "description"),
+    totalCount: enabledFlag(d, "totalCount"),
+    aggregate: enabledFlag(d, "aggregate"),
+    primaryKeyColumns: stringList(d, "primary_key_columns"),
+    foreignKeys,
+    maxRows: optionalPositiveInt(d, "max_rows"),
+  });
+}

@@ -1,0 +1,187 @@
+// Catalog stage, reflection: the ONE query that reads everything the API is built from.
+// Input: the current role and search path (implicit); output: one jsonb document for parseCatalog().
+
+/**
+ * Returns one row with one column, `catalog` (jsonb). Comments are returned raw: directives are
+ * read in parseCatalog() so that a malformed one becomes a load error instead of a failed query.
+ * Privileges are evaluated here for the current role; the schema stage decides what they hide.
+ */
+export const REFLECTION_QUERY = `
+with exposed_schemas as (
+  select n.oid, n.nspname, sp.ord
+  from unnest(current_schemas(false)) with ordinality as sp(name, ord)
+  join pg_catalog.pg_namespace n on n.nspname = sp.name
+  where n.nspname not in ('pg_catalog', 'information_schema', 'graphql', 'graphql_public')
+    and pg_catalog.has_schema_privilege(n.oid, 'USAGE')
+),
+rels as (
+  select c.oid, c.relname, c.relkind, c.relispartition, c.relrowsecurity, s.nspname
+  from pg_catalog.pg_class c
+  join exposed_schemas s on s.oid = c.relnamespace
+  where c.relkind in ('r', 'v', 'm', 'f', 'p')
+),
+procs as (
+  select p.*, s.nspname,
+         count(*) over (partition by p.pronamespace, p.proname) as same_name
+  from pg_catalog.pg_proc p
+  join exposed_schemas s on s.oid = p.pronamespace
+  where p.prokind = 'f'
+),
+referenced_types as (
+  select a.atttypid as oid
+  from pg_catalog.pg_attribute a join rels r on r.oid = a.attrelid
+  where a.attnum > 0 and not a.attisdropped
+  union
+  select unnest(p.proargtypes::oid[]) from procs p
+  union
+  select p.prorettype from procs p
+  union
+  select t.oid from pg_catalog.pg_type t join exposed_schemas s on s.oid = t.typnamespace
+  where t.typtype = 'e'
+),
+type_closure as (
+  select rt.oid from referenced_types rt
+  union
+  select t.typelem from referenced_types rt join pg_catalog.pg_type t on t.oid = rt.oid
+  where t.typelem <> 0 and t.typcategory = 'A'
+)
+select jsonb_build_object(
+  'role', current_user::text,
+  'schemas', coalesce((
+    select jsonb_agg(jsonb_build_object(
+      'oid', s.oid::bigint,
+      'name', s.nspname::text,
+      'comment', pg_catalog.obj_description(s.oid, 'pg_namespace')
+    ) order by s.ord)
+    from exposed_schemas s
+  ), '[]'::jsonb),
+  'tables', coalesce((
+    select jsonb_agg(jsonb_build_object(
+      'oid', r.oid::bigint,
+      'schema', r.nspname::text,
+      'name', r.relname::text,
+      'relkind', r.relkind::text,
+      'isPartition', r.relispartition,
+      'rlsEnabled', r.relrowsecurity,
+      'comment', pg_catalog.obj_description(r.oid, 'pg_class'),
+      'privileges', jsonb_build_object(
+        'select', pg_catalog.has_table_privilege(r.oid, 'SELECT'),
+        'insert', pg_catalog.has_table_privilege(r.oid, 'INSERT'),
+        'update', pg_catalog.has_table_privilege(r.oid, 'UPDATE'),
+        'delete', pg_catalog.has_table_privilege(r.oid, 'DELETE')
+      ),
+      'columns', coalesce((
+        select jsonb_agg(jsonb_build_object(
+          'attnum', a.attnum,
+          'name', a.attname::text,
+          'typeOid', a.atttypid::bigint,
+          'typeName', pg_catalog.format_type(a.atttypid, a.atttypmod),
+          'notNull', a.attnotnull,
+          'hasDefault', a.atthasdef,
+          'isGenerated', a.attgenerated <> '',
+          'identity', a.attidentity::text,
+          'comment', pg_catalog.col_description(r.oid, a.attnum),
+          'select', pg_catalog.has_column_privilege(r.oid, a.attnum, 'SELECT'),
+          'insert', pg_catalog.has_column_privilege(r.oid, a.attnum, 'INSERT'),
+          'update', pg_catalog.has_column_privilege(r.oid, a.attnum, 'UPDATE')
+        ) order by a.attnum)
+        from pg_catalog.pg_attribute a
+        where a.attrelid = r.oid and a.attnum > 0 and not a.attisdropped
+      ), '[]'::jsonb),
+      'indexes', coalesce((
+        select jsonb_agg(jsonb_build_object(
+          'isPrimary', i.indisprimary,
+          'isPartial', i.indpred is not null,
+          'columns', (
+            select jsonb_agg(
+              (select a.attname::text from pg_catalog.pg_attribute a
+               where a.attrelid = r.oid and a.attnum = k.attnum)
+              order by k.ord)
+            from unnest(i.indkey::int2[]) with ordinality as k(attnum, ord)
+          ),
+          'hasExpression', 0 = any(i.indkey::int2[])
+        ) order by i.indexrelid)
+        from pg_catalog.pg_index i
+        where i.indrelid = r.oid and i.indisunique and i.indisvalid
+      ), '[]'::jsonb),
+      'foreignKeys', coalesce((
+        select jsonb_agg(jsonb_build_object(
+          'name', con.conname::text,
+          'foreignTableOid', con.confrelid::bigint,
+          'localColumns', (
+            select jsonb_agg(
+              (select a.attname::text from pg_catalog.pg_attribute a
+               where a.attrelid = con.conrelid and a.attnum = k.attnum)
+              order by k.ord)
+            from unnest(con.conkey) with ordinality as k(attnum, ord)
+          ),
+          'foreignColumns', (
+            select jsonb_agg(
+              (select a.attname::text from pg_catalog.pg_attribute a
+               where a.attrelid = con.confrelid and a.attnum = k.attnum)
+              order by k.ord)
+            from unnest(con.confkey) with ordinality as k(attnum, ord)
+          ),
+          'comment', pg_catalog.obj_description(con.oid, 'pg_constraint')
+        ) order by con.conname)
+        from pg_catalog.pg_constraint con
+        where con.conrelid = r.oid and con.contype = 'f'
+      ), '[]'::jsonb)
+    ) order by r.nspname, r.relname)
+    from rels r
+  ), '[]'::jsonb),
+  'types', coalesce((
+    select jsonb_agg(jsonb_build_object(
+      'oid', t.oid::bigint,
+      'schema', tn.nspname::text,
+      'name', t.typname::text,
+      'typtype', t.typtype::text,
+      'category', t.typcategory::text,
+      'elementOid', t.typelem::bigint,
+      'baseOid', t.typbasetype::bigint,
+      'relationOid', t.typrelid::bigint,
+      'usage', pg_catalog.has_type_privilege(t.oid, 'USAGE'),
+      'onSearchPath', exists (select 1 from exposed_schemas s where s.oid = t.typnamespace),
+      'comment', case when t.typtype = 'e' then pg_catalog.obj_description(t.oid, 'pg_type') end,
+      'enumValues', case when t.typtype = 'e' then (
+        select jsonb_agg(e.enumlabel::text order by e.enumsortorder)
+        from pg_catalog.pg_enum e where e.enumtypid = t.oid
+      ) end
+    ) order by t.oid)
+    from pg_catalog.pg_type t
+    join pg_catalog.pg_namespace tn on tn.oid = t.typnamespace
+    where t.oid in (select oid from type_closure)
+  ), '[]'::jsonb),
+  'functions', coalesce((
+    select jsonb_agg(jsonb_build_object(
+      'oid', p.oid::bigint,
+      'schema', p.nspname::text,
+      'name', p.proname::text,
+      'args', coalesce((
+        select jsonb_agg(jsonb_build_object(
+          'name', a.name,
+          'mode', a.mode,
+          'typeOid', a.typ::bigint,
+          'typeName', pg_catalog.format_type(a.typ, null)
+        ) order by a.ord)
+        from unnest(
+          coalesce(p.proallargtypes, p.proargtypes::oid[]),
+          coalesce(p.proargmodes::text[], array_fill('i'::text, array[p.pronargs::int])),
+          p.proargnames
+        ) with ordinality as a(typ, mode, name, ord)
+      ), '[]'::jsonb),
+      'nDefaults', p.pronargdefaults,
+      'returnTypeOid', p.prorettype::bigint,
+      'returnTypeName', pg_catalog.format_type(p.prorettype, null),
+      'returnsSet', p.proretset,
+      'rows', p.prorows,
+      'volatility', p.provolatile::text,
+      'isVariadic', p.provariadic <> 0,
+      'isOverloaded', p.same_name > 1,
+      'canExecute', pg_catalog.has_function_privilege(p.oid, 'EXECUTE'),
+      'comment', pg_catalog.obj_description(p.oid, 'pg_proc')
+    ) order by p.nspname, p.proname, p.oid)
+    from procs p
+  ), '[]'::jsonb)
+) as catalog
+`;
