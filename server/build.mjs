@@ -1,0 +1,46 @@
+// Build step for the server: bundles the TypeScript server into dist/main.mjs and GraphiQL (from
+// its npm packages, so the page works offline) into dist/graphiql/. Run: node server/build.mjs
+import { copyFile, mkdir } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+
+/** Bundles the node server; its npm dependencies stay external and load from node_modules. */
+export async function buildServer(outDir = join(here, "dist")) {
+  await build({
+    entryPoints: [join(here, "src", "main.ts")],
+    outfile: join(outDir, "main.mjs"),
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    sourcemap: true,
+    logLevel: "warning",
+  });
+}
+
+/** Bundles GraphiQL, React and the page's entry into graphiql.js and graphiql.css. */
+export async function buildGraphiql(outDir = join(here, "dist", "graphiql")) {
+  await mkdir(outDir, { recursive: true });
+  await build({
+    entryPoints: [join(here, "src", "graphiql", "entry.ts")],
+    outfile: join(outDir, "graphiql.js"),
+    bundle: true,
+    platform: "browser",
+    format: "iife",
+    target: "es2020",
+    minify: true,
+    define: { "process.env.NODE_ENV": '"production"' },
+    logLevel: "warning",
+  });
+  await copyFile(join(dirname(require.resolve("graphiql/package.json")), "graphiql.min.css"), join(outDir, "graphiql.css"));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await Promise.all([buildServer(), buildGraphiql()]);
+}

@@ -1,0 +1,40 @@
+// CLI stage: argv and environment → the chosen command (start, setup or demo) run to completion.
+import { ConfigError, parseCommand, usage } from "./config";
+import { runDemo } from "./demo/runDemo";
+import { banner, onShutdown, serve } from "./serve";
+import { applySetup } from "./setup";
+
+async function main(): Promise<void> {
+  const command = parseCommand(process.argv.slice(2), process.env);
+  switch (command.kind) {
+    case "help":
+      process.stdout.write(usage);
+      return;
+    case "setup":
+      await applySetup(command.databaseUrl, { demo: command.demo });
+      process.stdout.write("setup done: roles anon, authenticated, service_role, authenticator; auth helpers; grants\n");
+      return;
+    case "start": {
+      const running = await serve(command.config);
+      process.stdout.write(`pg_graphql server is running\n${banner(running)}\n`);
+      onShutdown(() => running.app.close());
+      return;
+    }
+    case "demo":
+      await runDemo(command.config);
+      return;
+    default: {
+      const unreachable: never = command;
+      throw new Error(`unknown command ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+main().catch((e: unknown) => {
+  if (e instanceof ConfigError) {
+    process.stderr.write(`${e.message}\n\n${usage}`);
+    process.exit(2);
+  }
+  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

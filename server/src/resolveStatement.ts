@@ -1,0 +1,43 @@
+// Execute stage (server side): a request's identity and GraphQL payload → the one statement and
+// parameters that run it. Role, claims and search path are set with set_config(..., true) in a
+// materialized CTE that the resolve call reads from, so they are in force before resolve runs
+// and end with the statement's own transaction.
+import type { JWTPayload } from "jose";
+import type { ApiRole } from "./keys";
+
+export interface GraphQLPayload {
+  query: string;
+  variables: Record<string, unknown> | null;
+  operationName: string | null;
+}
+
+// Claim names that are not valid setting names (e.g. URLs used as namespaced claims) are only
+// visible through request.jwt.claims.
+export const resolveSql = `with settings as materialized (
+  select set_config('role', $1, true) as role,
+         set_config('request.jwt.claims', $2, true) as claims,
+         (select count(set_config('request.jwt.claim.' || c.key,
+                                  case jsonb_typeof(c.value) when 'string' then c.value #>> '{}' else c.value::text end,
+                                  true))
+            from jsonb_each($2::jsonb) as c
+           where c.key ~ '^[A-Za-z_][A-Za-z0-9_]*$') as claim_count,
+         set_config('search_path', (select string_agg(quote_ident(s), ', ') from unnest($3::text[]) as s), true) as search_path
+)
+select graphql.resolve($4, coalesce($5::jsonb, '{}'::jsonb), $6)::text as body
+  from settings`;
+
+export function resolveParams(
+  role: ApiRole,
+  claims: JWTPayload,
+  schemas: string[],
+  payload: GraphQLPayload,
+): unknown[] {
+  return [
+    role,
+    JSON.stringify(claims),
+    schemas,
+    payload.query,
+    payload.variables === null ? null : JSON.stringify(payload.variables),
+    payload.operationName,
+  ];
+}

@@ -1,0 +1,54 @@
+// Server lifecycle: a configuration → a listening app, its public addresses and keys, and a
+// graceful stop on SIGINT/SIGTERM (in-flight requests finish, then the pool closes).
+import { fileURLToPath } from "node:url";
+import type { AddressInfo } from "node:net";
+import { buildApp, endpointPath, graphiqlPath, type App } from "./app";
+import type { ServerConfig } from "./config";
+
+// Both the source file and the bundle in dist/ sit one folder below server/.
+export const defaultAssetsDir = fileURLToPath(new URL("../dist/graphiql/", import.meta.url));
+
+export interface Running {
+  app: App;
+  baseUrl: string;
+}
+
+export async function serve(config: ServerConfig, assetsDir = defaultAssetsDir): Promise<Running> {
+  const app = await buildApp({ config, assetsDir });
+  await app.fastify.listen({ host: config.host, port: config.port });
+  const address = app.fastify.server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return { app, baseUrl: `http://${host}:${address.port}` };
+}
+
+export function banner(running: Running, extra: Array<[string, string]> = []): string {
+  const rows: Array<[string, string]> = [
+    ["GraphQL URL", `${running.baseUrl}${endpointPath}`],
+    ["GraphiQL", `${running.baseUrl}${graphiqlPath}`],
+    ["Health", `${running.baseUrl}/health`],
+    ["anon key", running.app.keys.anon],
+    ["service_role key", running.app.keys.serviceRole],
+    ...extra,
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padStart(width)}: ${v}`).join("\n");
+}
+
+/** Calls `stop` once on the first SIGINT or SIGTERM; a second signal exits at once. */
+export function onShutdown(stop: () => Promise<void>): void {
+  let stopping = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    process.stderr.write(`\n${signal}: shutting down\n`);
+    stop().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`shutdown failed: ${String(e)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", handler);
+  process.on("SIGTERM", handler);
+}
