@@ -21,7 +21,9 @@ export type BinaryOp =
   | "like" | "ilike" | "~" | "~*"
   | "@>" | "<@" | "&&"
   | "is distinct from" | "is not distinct from"
-  | "+" | "-" | "||";
+  | "+" | "-" | "||"
+  /** jsonb element by index. */
+  | "->";
 
 export type Expr =
   | { kind: "column"; table: string; name: string }
@@ -37,6 +39,7 @@ export type Expr =
   | { kind: "text"; value: string }
   | { kind: "call"; schema: string | null; name: string; args: Expr[]; orderBy?: OrderItem[]; filter?: Expr }
   | { kind: "countStar" }
+  | { kind: "rowNumber"; orderBy: OrderItem[] }
   | { kind: "binary"; op: BinaryOp; left: Expr; right: Expr }
   | { kind: "and"; items: Expr[] }
   | { kind: "or"; items: Expr[] }

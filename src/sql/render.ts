@@ -14,7 +14,7 @@ export interface Statement {
 const MAX_PAIRS_PER_CALL = 50;
 
 /** Planner-chosen constants only (JSON keys, type names): GraphQL names and fixed words. */
-const SAFE_TEXT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const SAFE_TEXT = /^[A-Za-z0-9_]*$/;
 
 export function renderSql(root: Select): Statement {
   const params: (string | null)[] = [];
@@ -58,6 +58,8 @@ export function renderSql(root: Select): Statement {
       }
       case "countStar":
         return "count(*)";
+      case "rowNumber":
+        return "row_number() over (order by " + orderList(e.orderBy) + ")";
       case "binary":
         return "(" + expr(e.left) + " " + e.op + " " + expr(e.right) + ")";
       case "and":

@@ -1,0 +1,126 @@
+// Execute stage: a request (query, variables, operationName) → response JSON text, over a
+// synchronous database connection. Holds the per-backend caches: API schema by role + search
+// path + schema version, compiled operations by query text, prepared plans by statement text.
+
+import type { Variables } from "../document/inputValue";
+import { prepareDocument, type DocumentError, type PreparedDocument } from "../document/prepareDocument";
+import { parseCatalog } from "../catalog/parseCatalog";
+import { REFLECTION_QUERY } from "../catalog/reflectionQuery";
+import type { ApiSchema } from "../schema/apiSchema";
+import { buildSchema } from "../schema/buildSchema";
+import { compileOperation, type CompiledOperation } from "./compileOperation";
+import { LruMap } from "./LruMap";
+import { errorResponse } from "./response";
+
+/** What the resolver needs from the database; PLV8's SPI or a test double over a real server. */
+export interface SyncDatabase {
+  /** Runs a statement through a prepared plan kept by the caller's cache. */
+  execute(plan: PreparedStatement, params: (string | null)[]): Record<string, unknown>[];
+  prepare(sql: string, paramCount: number): PreparedStatement;
+  query(sql: string): Record<string, unknown>[];
+}
+
+export interface PreparedStatement {
+  free(): void;
+}
+
+export interface ResolverStats {
+  schemaLoads: number;
+  operationCacheHits: number;
+  operationCacheMisses: number;
+  /** Same query text and same variable values: the statements are reused as they are. */
+  compiledCacheHits: number;
+  preparedPlanHits: number;
+  preparedPlanMisses: number;
+}
+
+interface OperationEntry {
+  document: PreparedDocument | DocumentError;
+  /** Compiled statements by the variables' JSON text. */
+  compiled: LruMap<string, CompiledOperation>;
+}
+
+const SCHEMA_CACHE_SIZE = 8;
+const OPERATION_CACHE_SIZE = 256;
+const COMPILED_PER_OPERATION = 16;
+const PLAN_CACHE_SIZE = 256;
+
+export class Resolver {
+  private readonly schemas = new LruMap<string, ApiSchema>(SCHEMA_CACHE_SIZE);
+  private readonly operations = new LruMap<string, OperationEntry>(OPERATION_CACHE_SIZE);
+  private readonly plans: LruMap<string, PreparedStatement>;
+  readonly stats: ResolverStats = {
+    schemaLoads: 0,
+    operationCacheHits: 0,
+    operationCacheMisses: 0,
+    compiledCacheHits: 0,
+    preparedPlanHits: 0,
+    preparedPlanMisses: 0,
+  };
+
+  constructor(private readonly db: SyncDatabase) {
+    this.plans = new LruMap(PLAN_CACHE_SIZE, (p) => p.free());
+  }
+
+  resolve(query: string, variables: unknown, operationName: string | null): string {
+    if (variables !== null && variables !== undefined && (typeof variables !== "object" || Array.isArray(variables))) {
+      return errorResponse("variables must be an object", true);
+    }
+    const vars = (variables ?? {}) as Variables;
+    const { key: schemaKey, api } = this.schema();
+    if (api.loadError) return errorResponse(api.loadError, true);
+
+    const opKey = schemaKey + "\u0000" + (operationName ?? "") + "\u0000" + query;
+    let entry = this.operations.get(opKey);
+    if (entry) this.stats.operationCacheHits++;
+    else {
+      this.stats.operationCacheMisses++;
+      entry = { document: prepareDocument(query, operationName), compiled: new LruMap(COMPILED_PER_OPERATION) };
+      this.operations.set(opKey, entry);
+    }
+    if (entry.document.kind === "error") return errorResponse(entry.document.message, true);
+
+    const varsKey = JSON.stringify(vars, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+    let compiled = entry.compiled.get(varsKey);
+    if (compiled) this.stats.compiledCacheHits++;
+    else {
+      compiled = compileOperation(api, entry.document, vars);
+      entry.compiled.set(varsKey, compiled);
+    }
+
+    const results = compiled.statements.map((s) => {
+      if (!s) return null;
+      const rows = this.db.execute(this.plan(s.sql, s.params.length), s.params);
+      const value = rows[0]?.["result"];
+      return value === null || value === undefined ? null : String(value);
+    });
+    return compiled.assemble(results);
+  }
+
+  private plan(sql: string, paramCount: number): PreparedStatement {
+    const cached = this.plans.get(sql);
+    if (cached) {
+      this.stats.preparedPlanHits++;
+      return cached;
+    }
+    this.stats.preparedPlanMisses++;
+    const plan = this.db.prepare(sql, paramCount);
+    this.plans.set(sql, plan);
+    return plan;
+  }
+
+  private schema(): { key: string; api: ApiSchema } {
+    const row = this.db.query(
+      "select current_user::text as role, current_setting('search_path') as path, graphql.get_schema_version()::text as version",
+    )[0]!;
+    const key = String(row["role"]) + "\u0000" + String(row["path"]) + "\u0000" + String(row["version"]);
+    let api = this.schemas.get(key);
+    if (!api) {
+      this.stats.schemaLoads++;
+      const catalogRow = this.db.query(REFLECTION_QUERY)[0]!;
+      api = buildSchema(parseCatalog(catalogRow["catalog"]));
+      this.schemas.set(key, api);
+    }
+    return { key, api };
+  }
+}

@@ -1,0 +1,259 @@
+// Plan stage: a connection field (its arguments + selections on the Connection type) → a
+// ConnectionPlan: pagination window, order with primary-key tiebreaker, cursors, filter, fields.
+
+import {
+  GraphQLObjectType,
+  getNamedType,
+  type GraphQLField,
+  type SelectionSetNode,
+} from "graphql";
+import type { Table } from "../catalog/model";
+import { collectFields } from "../document/collectFields";
+import type { InputValue } from "../document/inputValue";
+import { UserError } from "../document/UserError";
+import { inputResolutionOf, resolutionOf } from "../schema/resolution";
+import { param, pgType, type ParamNode } from "../sql/ast";
+import { decodeBase64 } from "../util/base64";
+import { coerceInput, type Coerced } from "./coerceInput";
+import { argDef, fieldOf, type PlanContext } from "./context";
+import { planFilter } from "./planFilter";
+import { planNode } from "./planNode";
+import { sqlTypeOf } from "./sqlValues";
+import type {
+  AggregateFieldPlan,
+  ConnectionFieldPlan,
+  ConnectionPlan,
+  ConnectionSource,
+  CursorPlan,
+  EdgeFieldPlan,
+  OrderPlan,
+  PageInfoFieldPlan,
+} from "./types";
+
+const DEFAULT_MAX_ROWS = 30;
+
+export function maxRowsOf(ctx: PlanContext, table: Table): number {
+  if (table.directives.maxRows !== undefined) return table.directives.maxRows;
+  const schema = ctx.api.catalog.schemas.find((s) => s.name === table.schema);
+  return schema?.directives.maxRows ?? ctx.api.settings.maxRows ?? DEFAULT_MAX_ROWS;
+}
+
+function intArg(def: GraphQLField<unknown, unknown>, args: Map<string, InputValue>, name: string): number | null {
+  if (!args.has(name)) return null;
+  const v = coerceInput(args.get(name), argDef(def, name).type);
+  return v === null ? null : (v as number);
+}
+
+function cursorArg(def: GraphQLField<unknown, unknown>, args: Map<string, InputValue>, name: string): string | null {
+  if (!args.has(name)) return null;
+  const v = coerceInput(args.get(name), argDef(def, name).type);
+  return v === null ? null : String(v);
+}
+
+export function planConnection(
+  ctx: PlanContext,
+  type: GraphQLObjectType,
+  table: Table,
+  selectionSets: readonly SelectionSetNode[],
+  args: Map<string, InputValue>,
+  def: GraphQLField<unknown, unknown>,
+  source: ConnectionSource,
+): ConnectionPlan {
+  const first = intArg(def, args, "first");
+  const last = intArg(def, args, "last");
+  const offset = intArg(def, args, "offset");
+  const after = cursorArg(def, args, "after");
+  const before = cursorArg(def, args, "before");
+
+  if (first !== null && last !== null) throw new UserError('only one of "first" and "last" may be provided');
+  if (before !== null && after !== null) throw new UserError('only one of "before" and "after" may be provided');
+  if (first !== null && before !== null) throw new UserError('"first" may only be used with "after"');
+  if (last !== null && after !== null) throw new UserError('"last" may only be used with "before"');
+  if (offset !== null && (last !== null || before !== null)) {
+    throw new UserError('"offset" may only be used with "first" and "after"');
+  }
+  if (first !== null && first < 0) throw new UserError('"first" may not be negative');
+  if (last !== null && last < 0) throw new UserError('"last" may not be negative');
+  if (offset !== null && offset < 0) throw new UserError('"offset" may not be negative');
+
+  const maxRows = maxRowsOf(ctx, table);
+  const requested = first ?? last;
+  const pageSize = requested === null ? maxRows : Math.min(requested, maxRows);
+  const backward = last !== null || before !== null;
+
+  const order = planOrder(ctx, def, args, table);
+  const int4 = pgType("int4");
+  const boolType = pgType("bool");
+
+  const edgesType = type;
+  const fields = planConnectionFields(ctx, edgesType, table, selectionSets);
+
+  return {
+    table,
+    typeName: type.name,
+    source,
+    filter: args.has("filter") ? planFilter(ctx, table, coerceInput(args.get("filter"), argDef(def, "filter").type), argDef(def, "filter").type) : null,
+    order,
+    backward,
+    pageSize: param(String(pageSize), int4),
+    offset: offset !== null && offset > 0 ? param(String(offset), int4) : null,
+    after: after !== null ? decodeCursor(ctx, table, order, after) : null,
+    before: before !== null ? decodeCursor(ctx, table, order, before) : null,
+    hasPreviousFromArgs: param(String(!backward && (after !== null || (offset ?? 0) > 0)), boolType),
+    hasNextFromArgs: param(String(backward && before !== null), boolType),
+    fields,
+  };
+}
+
+const DIRECTIONS: Record<string, Pick<OrderPlan, "direction" | "nulls">> = {
+  AscNullsFirst: { direction: "asc", nulls: "first" },
+  AscNullsLast: { direction: "asc", nulls: "last" },
+  DescNullsFirst: { direction: "desc", nulls: "first" },
+  DescNullsLast: { direction: "desc", nulls: "last" },
+};
+
+function planOrder(ctx: PlanContext, def: GraphQLField<unknown, unknown>, args: Map<string, InputValue>, table: Table): OrderPlan[] {
+  const order: OrderPlan[] = [];
+  if (args.has("orderBy")) {
+    const orderArg = argDef(def, "orderBy");
+    const value = coerceInput(args.get("orderBy"), orderArg.type);
+    const elementType = getNamedType(orderArg.type);
+    const fields = "getFields" in elementType ? (elementType.getFields() as Record<string, import("graphql").GraphQLInputField>) : {};
+    for (const item of (value as Coerced[] | null) ?? []) {
+      if (item === null || typeof item !== "object" || Array.isArray(item)) continue;
+      for (const [key, direction] of Object.entries(item)) {
+        const field = fields[key];
+        const res = field ? inputResolutionOf(field) : undefined;
+        if (!res || res.kind !== "orderByColumn" || typeof direction !== "string") continue;
+        const dir = DIRECTIONS[direction];
+        if (!dir) continue;
+        order.push({ column: res.column.name, ...dir });
+      }
+    }
+  }
+  for (const pk of table.primaryKey) {
+    if (!order.some((o) => o.column === pk)) order.push({ column: pk, direction: "asc", nulls: "last" });
+  }
+  void ctx;
+  return order;
+}
+
+function decodeCursor(ctx: PlanContext, table: Table, order: OrderPlan[], cursor: string): CursorPlan {
+  const text = decodeBase64(cursor);
+  let values: unknown;
+  try {
+    values = text === null ? null : JSON.parse(text);
+  } catch {
+    values = null;
+  }
+  if (!Array.isArray(values)) throw new UserError("Failed to decode cursor, error 1");
+  if (values.length !== order.length) throw new UserError("orderBy clause incompatible with pagination cursor");
+  return {
+    values: values.map((v, i): ParamNode => {
+      const column = table.columns.find((c) => c.name === order[i]!.column)!;
+      const type = sqlTypeOf(ctx.api.catalog, column.typeOid);
+      const t = v === null ? null : typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v);
+      return param(t, type);
+    }),
+  };
+}
+
+function planConnectionFields(
+  ctx: PlanContext,
+  type: GraphQLObjectType,
+  table: Table,
+  selectionSets: readonly SelectionSetNode[],
+): ConnectionFieldPlan[] {
+  const out: ConnectionFieldPlan[] = [];
+  for (const f of collectFields(selectionSets, (c) => c === type.name, ctx)) {
+    if (f.name === "__typename") {
+      out.push({ kind: "typename", key: f.responseKey, value: type.name });
+      continue;
+    }
+    const def = fieldOf(type, f.name);
+    const res = def ? resolutionOf(def) : undefined;
+    if (!def || !res) throw new UserError("unknown field in connection");
+    const child = getNamedType(def.type);
+    switch (res.kind) {
+      case "totalCount":
+        out.push({ kind: "totalCount", key: f.responseKey });
+        break;
+      case "pageInfo": {
+        const pageType = child as GraphQLObjectType;
+        const fields: PageInfoFieldPlan[] = [];
+        for (const pf of collectFields(f.selectionSets, (c) => c === pageType.name, ctx)) {
+          if (pf.name === "__typename") {
+            fields.push({ kind: "typename", key: pf.responseKey, value: pageType.name });
+            continue;
+          }
+          const pdef = fieldOf(pageType, pf.name);
+          const pres = pdef ? resolutionOf(pdef) : undefined;
+          if (!pres || pres.kind !== "pageInfoField") throw new UserError("unknown field in connection");
+          fields.push({ kind: pres.field, key: pf.responseKey });
+        }
+        out.push({ kind: "pageInfo", key: f.responseKey, fields });
+        break;
+      }
+      case "edges": {
+        const edgeType = child as GraphQLObjectType;
+        const fields: EdgeFieldPlan[] = [];
+        for (const ef of collectFields(f.selectionSets, (c) => c === edgeType.name, ctx)) {
+          if (ef.name === "__typename") {
+            fields.push({ kind: "typename", key: ef.responseKey, value: edgeType.name });
+            continue;
+          }
+          const edef = fieldOf(edgeType, ef.name);
+          const eres = edef ? resolutionOf(edef) : undefined;
+          if (!edef || !eres) throw new UserError("unknown field in connection");
+          if (eres.kind === "cursor") fields.push({ kind: "cursor", key: ef.responseKey });
+          else if (eres.kind === "edgeNode") {
+            const nodeType = getNamedType(edef.type) as GraphQLObjectType;
+            fields.push({ kind: "node", key: ef.responseKey, node: planNode(ctx, nodeType, table, ef.selectionSets, "quoted") });
+          } else throw new UserError("unknown field in connection");
+        }
+        out.push({ kind: "edges", key: f.responseKey, fields });
+        break;
+      }
+      case "aggregate":
+        out.push({ kind: "aggregate", key: f.responseKey, fields: planAggregate(ctx, child as GraphQLObjectType, f.selectionSets) });
+        break;
+      default:
+        throw new UserError("unknown field in connection");
+    }
+  }
+  return out;
+}
+
+function planAggregate(ctx: PlanContext, type: GraphQLObjectType, selectionSets: readonly SelectionSetNode[]): AggregateFieldPlan[] {
+  const out: AggregateFieldPlan[] = [];
+  for (const f of collectFields(selectionSets, (c) => c === type.name, ctx)) {
+    if (f.name === "__typename") {
+      out.push({ kind: "typename", key: f.responseKey, value: type.name });
+      continue;
+    }
+    const def = fieldOf(type, f.name);
+    const res = def ? resolutionOf(def) : undefined;
+    if (!def || !res) throw new UserError(`Unknown field "${f.name}" on type ${type.name}`);
+    if (res.kind === "aggregateCount") {
+      out.push({ kind: "count", key: f.responseKey });
+      continue;
+    }
+    if (res.kind !== "aggregateOp") throw new UserError(`Unknown field "${f.name}" on type ${type.name}`);
+    const opType = getNamedType(def.type) as GraphQLObjectType;
+    const fields: Extract<AggregateFieldPlan, { kind: "op" }>["fields"] = [];
+    for (const cf of collectFields(f.selectionSets, (c) => c === opType.name, ctx)) {
+      if (cf.name === "__typename") {
+        fields.push({ kind: "typename", key: cf.responseKey, value: opType.name });
+        continue;
+      }
+      const cdef = fieldOf(opType, cf.name);
+      const cres = cdef ? resolutionOf(cdef) : undefined;
+      if (!cdef || !cres || cres.kind !== "aggregateColumn") throw new UserError(`Unknown field "${cf.name}" on type ${opType.name}`);
+      const named = getNamedType(cdef.type).name;
+      const isText = named === "BigInt" || named === "BigFloat" || named === "JSON";
+      fields.push({ kind: "column", key: cf.responseKey, column: cres.column.name, output: isText ? { kind: "text" } : { kind: "json" } });
+    }
+    out.push({ kind: "op", key: f.responseKey, op: res.op, fields });
+  }
+  return out;
+}

@@ -1,0 +1,87 @@
+// Plan stage: a checked `<Table>Filter` value → a FilterPlan tree (and/or/not, column operators,
+// node id), each compared value a typed bound parameter.
+
+import { GraphQLInputObjectType, getNamedType, type GraphQLInputType } from "graphql";
+import type { Table } from "../catalog/model";
+import { UserError } from "../document/UserError";
+import { inputResolutionOf } from "../schema/resolution";
+import type { Coerced } from "./coerceInput";
+import type { PlanContext } from "./context";
+import { decodeNodeId, nodeIdKeyParams } from "./nodeId";
+import { arrayType, enumLabels, sqlTypeOf, valueParam } from "./sqlValues";
+import type { CompareOp, FilterPlan } from "./types";
+
+type Obj = { [key: string]: Coerced };
+
+function isObj(v: Coerced): v is Obj {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+export function planFilter(ctx: PlanContext, table: Table, value: Coerced, type: GraphQLInputType): FilterPlan | null {
+  const named = getNamedType(type);
+  if (!(named instanceof GraphQLInputObjectType) || !isObj(value)) return null;
+  const items: FilterPlan[] = [];
+  const fields = named.getFields();
+  for (const [key, v] of Object.entries(value)) {
+    const field = fields[key];
+    const res = field ? inputResolutionOf(field) : undefined;
+    if (!field || !res) continue;
+    switch (res.kind) {
+      case "filterAnd":
+      case "filterOr": {
+        const parts = ((v as Coerced[] | null) ?? []).map((x) => planFilter(ctx, table, x, named)).filter((x): x is FilterPlan => x !== null);
+        items.push({ kind: res.kind === "filterAnd" ? "and" : "or", items: parts });
+        break;
+      }
+      case "filterNot": {
+        const inner = planFilter(ctx, table, v, named);
+        if (inner) items.push({ kind: "not", item: inner });
+        break;
+      }
+      case "columnFilter":
+        if (isObj(v)) items.push(...columnOps(ctx, res.column.name, res.column.typeOid, v, field.type));
+        break;
+      case "nodeIdFilter":
+        if (isObj(v) && typeof v["eq"] === "string") {
+          const keys = nodeIdKeyParams(ctx.api, table, decodeNodeId(v["eq"]));
+          items.push(keys ? { kind: "primaryKey", values: keys } : { kind: "never" });
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return { kind: "and", items };
+}
+
+const LIST_OPS = new Set<CompareOp>(["contains", "containedBy", "overlaps"]);
+
+function columnOps(ctx: PlanContext, column: string, typeOid: number, ops: Obj, filterType: GraphQLInputType): FilterPlan[] {
+  const named = getNamedType(filterType);
+  if (!(named instanceof GraphQLInputObjectType)) return [];
+  const opFields = named.getFields();
+  const colType = sqlTypeOf(ctx.api.catalog, typeOid);
+  const out: FilterPlan[] = [];
+  for (const [key, v] of Object.entries(ops)) {
+    const field = opFields[key];
+    const res = field ? inputResolutionOf(field) : undefined;
+    const op = res?.kind === "filterOp" ? res.op : (key as CompareOp | "is");
+    if (!field) continue;
+    if (op === "is") {
+      if (v === "NULL") out.push({ kind: "isNull", column, negated: false });
+      else if (v === "NOT_NULL") out.push({ kind: "isNull", column, negated: true });
+      else throw new UserError("Error transpiling Is filter value type");
+      continue;
+    }
+    if (v === null) continue;
+    const labels = enumLabels(field.type);
+    if (op === "in") {
+      out.push({ kind: "compare", column, op, value: valueParam(v, arrayType(colType), labels) });
+    } else if (LIST_OPS.has(op) || colType.array) {
+      out.push({ kind: "compare", column, op, value: valueParam(Array.isArray(v) ? v : [v], colType, labels) });
+    } else {
+      out.push({ kind: "compare", column, op, value: valueParam(v, colType, labels) });
+    }
+  }
+  return out;
+}

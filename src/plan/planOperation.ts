@@ -1,0 +1,170 @@
+// Plan stage, entry: a prepared document + variables + the API schema → an OperationPlan with one
+// entry per root field. User mistakes are thrown as UserError.
+
+import { GraphQLObjectType, getNamedType, type GraphQLField } from "graphql";
+import type { PgFunction, Table } from "../catalog/model";
+import { collectFields, type CollectedField } from "../document/collectFields";
+import { VariableScope, type InputValue, type Variables } from "../document/inputValue";
+import type { PreparedDocument } from "../document/prepareDocument";
+import { UserError } from "../document/UserError";
+import type { ApiSchema } from "../schema/apiSchema";
+import { resolutionOf, typeSourceOf, type FunctionReturn } from "../schema/resolution";
+import { param } from "../sql/ast";
+import { unreachable } from "../util/invariant";
+import { coerceInput } from "./coerceInput";
+import { argDef, fieldOf, readArguments, type PlanContext } from "./context";
+import { decodeNodeId, nodeIdKeyParams } from "./nodeId";
+import { planConnection } from "./planConnection";
+import { planNode } from "./planNode";
+import { enumLabels, outputKindOf, sqlTypeOf, scalarText } from "./sqlValues";
+import type { FunctionCallArg, OperationPlan, RootFieldPlan } from "./types";
+
+const CONNECTION_ARGS = new Set(["first", "last", "before", "after", "offset", "filter", "orderBy"]);
+
+export function planOperation(api: ApiSchema, doc: PreparedDocument, variables: Variables): OperationPlan {
+  const scope = new VariableScope(doc.operation, variables);
+  const ctx: PlanContext = { api, scope, fragments: doc.fragments };
+  if (doc.operation.operation !== "query") {
+    throw new UserError("Mutations are not supported yet");
+  }
+  const queryType = api.graphql.getQueryType();
+  if (!queryType) throw new UserError("Unknown field on type Query");
+  const fields = collectFields([doc.operation.selectionSet], (c) => c === queryType.name, ctx);
+  return { kind: "query", fields: fields.map((f) => planRootField(ctx, queryType, f)) };
+}
+
+function planRootField(ctx: PlanContext, queryType: GraphQLObjectType, f: CollectedField): RootFieldPlan {
+  const key = f.responseKey;
+  if (f.name === "__typename") return { kind: "typename", key, value: queryType.name };
+  if (f.name === "__schema" || f.name === "__type") {
+    if (!ctx.api.introspection) throw new UserError(`Unknown field "${f.name}" on type ${queryType.name}`);
+    return { kind: "introspection", key, field: f.node };
+  }
+  const def = fieldOf(queryType, f.name);
+  const res = def ? resolutionOf(def) : undefined;
+  if (!def || !res) throw new UserError(`Unknown field "${f.name}" on type ${queryType.name}`);
+  const args = readArguments(f, def, ctx.scope);
+  const child = getNamedType(def.type);
+  switch (res.kind) {
+    case "connection":
+      return {
+        kind: "connection",
+        key,
+        connection: planConnection(ctx, child as GraphQLObjectType, res.table, f.selectionSets, args, def, { kind: "table" }),
+      };
+    case "byPk": {
+      const nodeType = child as GraphQLObjectType;
+      const values = byPkValues(ctx, nodeType, res.table, def, args);
+      return { kind: "row", key, table: res.table, source: { kind: "primaryKey", values }, node: planNode(ctx, nodeType, res.table, f.selectionSets, "plain") };
+    }
+    case "nodeInterface":
+      return planNodeLookup(ctx, f, def, args);
+    case "function":
+      return planFunction(ctx, f, def, args, res.fn, res.returns);
+    default:
+      throw new UserError(`Unknown field "${f.name}" on type ${queryType.name}`);
+  }
+}
+
+/** byPk arguments are the key columns under their API names. */
+function byPkValues(ctx: PlanContext, nodeType: GraphQLObjectType, table: Table, def: GraphQLField<unknown, unknown>, args: Map<string, InputValue>) {
+  const apiNameOf = new Map<string, string>();
+  for (const field of Object.values(nodeType.getFields())) {
+    const r = resolutionOf(field);
+    if (r?.kind === "column") apiNameOf.set(r.column.name, field.name);
+  }
+  const missing = table.primaryKey.filter((c) => !args.has(apiNameOf.get(c) ?? c));
+  if (missing.length > 0) throw new UserError(`Missing primary key column(s): ${missing.join(", ")}`);
+  return table.primaryKey.map((c) => {
+    const name = apiNameOf.get(c) ?? c;
+    const a = argDef(def, name);
+    const v = coerceInput(args.get(name), a.type);
+    const column = table.columns.find((x) => x.name === c)!;
+    return param(scalarText(v, enumLabels(a.type)), sqlTypeOf(ctx.api.catalog, column.typeOid));
+  });
+}
+
+function planNodeLookup(ctx: PlanContext, f: CollectedField, def: GraphQLField<unknown, unknown>, args: Map<string, InputValue>): RootFieldPlan {
+  const raw = coerceInput(args.has("nodeId") ? args.get("nodeId") : null, argDef(def, "nodeId").type);
+  const id = decodeNodeId(String(raw));
+  for (const type of Object.values(ctx.api.graphql.getTypeMap())) {
+    if (!(type instanceof GraphQLObjectType)) continue;
+    const source = typeSourceOf(type);
+    if (source?.kind !== "node") continue;
+    const values = nodeIdKeyParams(ctx.api, source.table, id);
+    if (!values) continue;
+    return {
+      kind: "row",
+      key: f.responseKey,
+      table: source.table,
+      source: { kind: "primaryKey", values },
+      node: planNode(ctx, type, source.table, f.selectionSets, "plain"),
+    };
+  }
+  return { kind: "null", key: f.responseKey };
+}
+
+function functionArgs(
+  ctx: PlanContext,
+  fn: PgFunction,
+  def: GraphQLField<unknown, unknown>,
+  args: Map<string, InputValue>,
+  isConnection: boolean,
+): FunctionCallArg[] {
+  // The API lists a function's arguments in declaration order (names possibly inflected),
+  // followed by the connection arguments when it returns a connection.
+  const apiArgs = def.args.filter((a) => !(isConnection && CONNECTION_ARGS.has(a.name)));
+  const out: FunctionCallArg[] = [];
+  fn.args.forEach((pgArg, i) => {
+    const apiArg = apiArgs[i];
+    if (pgArg.name === null || !apiArg) return;
+    const type = sqlTypeOf(ctx.api.catalog, pgArg.typeOid);
+    if (!args.has(apiArg.name)) {
+      // Named notation lets PostgreSQL apply its own defaults for what was left out.
+      if (!pgArg.hasDefault) out.push({ name: pgArg.name, value: param(null, type) });
+      return;
+    }
+    const v = coerceInput(args.get(apiArg.name), apiArg.type);
+    out.push({ name: pgArg.name, value: param(scalarText(v, enumLabels(apiArg.type)), type) });
+  });
+  return out;
+}
+
+function planFunction(
+  ctx: PlanContext,
+  f: CollectedField,
+  def: GraphQLField<unknown, unknown>,
+  args: Map<string, InputValue>,
+  fn: PgFunction,
+  returns: FunctionReturn,
+): RootFieldPlan {
+  const child = getNamedType(def.type);
+  switch (returns.kind) {
+    case "scalar":
+      return { kind: "scalarFunction", key: f.responseKey, fn, args: functionArgs(ctx, fn, def, args, false), output: outputKindOf(def.type) };
+    case "node":
+      return {
+        kind: "row",
+        key: f.responseKey,
+        table: returns.table,
+        source: { kind: "function", fn, args: functionArgs(ctx, fn, def, args, false) },
+        node: planNode(ctx, child as GraphQLObjectType, returns.table, f.selectionSets, "plain"),
+      };
+    case "connection": {
+      const connArgs = new Map([...args].filter(([k]) => CONNECTION_ARGS.has(k)));
+      const fnArgs = new Map([...args].filter(([k]) => !CONNECTION_ARGS.has(k)));
+      return {
+        kind: "connection",
+        key: f.responseKey,
+        connection: planConnection(ctx, child as GraphQLObjectType, returns.table, f.selectionSets, connArgs, def, {
+          kind: "function",
+          fn,
+          args: functionArgs(ctx, fn, def, fnArgs, true),
+          passParentRow: false,
+        }),
+      };
+    }
+    default:
+      return unreachable(returns, "function return");
+  }
+}

@@ -1,0 +1,135 @@
+// Plan stage, output types: what one operation asks of the database, with every user value
+// already checked and held in a bound-parameter node. The sql stage turns it into statements.
+
+import type { FieldNode } from "graphql";
+import type { PgFunction, Table } from "../catalog/model";
+import type { Relation } from "../schema/resolution";
+import type { Nulls, Direction, ParamNode } from "../sql/ast";
+
+export interface OperationPlan {
+  kind: "query";
+  fields: RootFieldPlan[];
+}
+
+export type RootFieldPlan =
+  | { kind: "typename"; key: string; value: string }
+  | { kind: "connection"; key: string; connection: ConnectionPlan }
+  | { kind: "row"; key: string; table: Table; source: RowSource; node: NodePlan }
+  /** Answered by graphql-js against the introspection schema. */
+  | { kind: "introspection"; key: string; field: FieldNode }
+  /** A value known without the database (e.g. a node id naming no exposed table). */
+  | { kind: "null"; key: string }
+  | { kind: "scalarFunction"; key: string; fn: PgFunction; args: FunctionCallArg[]; output: OutputKind };
+
+/** Which single row a root object field reads. */
+export type RowSource =
+  | { kind: "primaryKey"; values: ParamNode[] }
+  | { kind: "function"; fn: PgFunction; args: FunctionCallArg[] };
+
+export interface FunctionCallArg {
+  name: string;
+  value: ParamNode;
+}
+
+/** How a column or scalar value becomes JSON. */
+export type OutputKind =
+  | { kind: "json" }
+  /** BigInt, BigFloat and JSON are strings on output. */
+  | { kind: "text" }
+  | { kind: "enum"; mapping: { label: string; name: string }[] }
+  | { kind: "textArray" };
+
+export interface NodePlan {
+  table: Table;
+  fields: NodeFieldPlan[];
+}
+
+export type NodeFieldPlan =
+  | { kind: "typename"; key: string; value: string }
+  | { kind: "column"; key: string; column: string; output: OutputKind }
+  | { kind: "nodeId"; key: string; table: Table }
+  | { kind: "toOne"; key: string; relation: Relation; node: NodePlan }
+  | { kind: "toMany"; key: string; relation: Relation; connection: ConnectionPlan }
+  | { kind: "computedScalar"; key: string; fn: PgFunction; output: OutputKind }
+  | { kind: "computedRow"; key: string; fn: PgFunction; node: NodePlan }
+  | { kind: "computedConnection"; key: string; fn: PgFunction; connection: ConnectionPlan };
+
+export type ConnectionSource =
+  | { kind: "table" }
+  /** A set-returning function; `self` passes the parent row (computed fields). */
+  | { kind: "function"; fn: PgFunction; args: FunctionCallArg[]; passParentRow: boolean };
+
+export interface OrderPlan {
+  column: string;
+  direction: Direction;
+  nulls: Nulls;
+}
+
+export interface CursorPlan {
+  /** One value per order column, already typed. */
+  values: ParamNode[];
+}
+
+export interface ConnectionPlan {
+  table: Table;
+  typeName: string;
+  source: ConnectionSource;
+  filter: FilterPlan | null;
+  /** The requested order with the primary key appended as the tiebreaker. */
+  order: OrderPlan[];
+  /** `last` pages are read in reverse and flipped back. */
+  backward: boolean;
+  pageSize: ParamNode;
+  offset: ParamNode | null;
+  after: CursorPlan | null;
+  before: CursorPlan | null;
+  /** Whether a page exists before/after the window, as far as the arguments tell. */
+  hasPreviousFromArgs: ParamNode;
+  hasNextFromArgs: ParamNode;
+  fields: ConnectionFieldPlan[];
+}
+
+export type ConnectionFieldPlan =
+  | { kind: "typename"; key: string; value: string }
+  | { kind: "totalCount"; key: string }
+  | { kind: "pageInfo"; key: string; fields: PageInfoFieldPlan[] }
+  | { kind: "edges"; key: string; fields: EdgeFieldPlan[] }
+  | { kind: "aggregate"; key: string; fields: AggregateFieldPlan[] };
+
+export type PageInfoFieldPlan =
+  | { kind: "typename"; key: string; value: string }
+  | { kind: "hasNextPage"; key: string }
+  | { kind: "hasPreviousPage"; key: string }
+  | { kind: "startCursor"; key: string }
+  | { kind: "endCursor"; key: string };
+
+export type EdgeFieldPlan =
+  | { kind: "typename"; key: string; value: string }
+  | { kind: "cursor"; key: string }
+  | { kind: "node"; key: string; node: NodePlan };
+
+export type AggregateFieldPlan =
+  | { kind: "typename"; key: string; value: string }
+  | { kind: "count"; key: string }
+  | {
+      kind: "op";
+      key: string;
+      op: "sum" | "avg" | "min" | "max";
+      fields: ({ kind: "typename"; key: string; value: string } | { kind: "column"; key: string; column: string; output: OutputKind })[];
+    };
+
+export type FilterPlan =
+  | { kind: "and"; items: FilterPlan[] }
+  | { kind: "or"; items: FilterPlan[] }
+  | { kind: "not"; item: FilterPlan }
+  | { kind: "compare"; column: string; op: CompareOp; value: ParamNode }
+  | { kind: "isNull"; column: string; negated: boolean }
+  /** Matches no row (e.g. a node id of another table). */
+  | { kind: "never" }
+  /** The row's primary key equals the given values (a `nodeId` filter). */
+  | { kind: "primaryKey"; values: ParamNode[] };
+
+export type CompareOp =
+  | "eq" | "neq" | "lt" | "lte" | "gt" | "gte"
+  | "in" | "startsWith" | "like" | "ilike" | "regex" | "iregex"
+  | "contains" | "containedBy" | "overlaps";
