@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, type TestDatabase } from "../../test/harness/db";
+import type { Column, Table } from "../catalog/model";
+import type { ConnectionPlan, FilterPlan, NodePlan, RootFieldPlan } from "../plan/types";
+import { param, pgType } from "./ast";
+import { buildRootSelect } from "./buildQuery";
+import { renderSql } from "./render";
+
+function column(attnum: number, name: string, typeName: string): Column {
+  return {
+    attnum,
+    name,
+    typeOid: 0,
+    typeName,
+    notNull: false,
+    hasDefault: false,
+    isGenerated: false,
+    isIdentityAlways: false,
+    comment: null,
+    directives: {},
+    privileges: { select: true, insert: true, update: true },
+  };
+}
+
+const account: Table = {
+  oid: 1,
+  schema: "public",
+  name: "account",
+  kind: "table",
+  isPartition: false,
+  rlsEnabled: false,
+  comment: null,
+  directives: {},
+  columns: [column(1, "id", "integer"), column(2, "email", "text")],
+  primaryKey: ["id"],
+  uniqueIndexes: [],
+  foreignKeys: [],
+  privileges: { select: true, insert: true, update: true, delete: true },
+};
+
+const node: NodePlan = {
+  table: account,
+  fields: [
+    { kind: "column", key: "id", column: "id", output: { kind: "json" } },
+    { kind: "column", key: "email", column: "email", output: { kind: "json" } },
+    { kind: "nodeId", key: "nodeId", table: account },
+  ],
+};
+
+function connection(filter: FilterPlan | null, extra: Partial<ConnectionPlan> = {}): RootFieldPlan {
+  const int4 = pgType("int4");
+  const bool = pgType("bool");
+  return {
+    kind: "connection",
+    key: "accountCollection",
+    connection: {
+      table: account,
+      typeName: "AccountConnection",
+      source: { kind: "table" },
+      filter,
+      order: [{ column: "id", direction: "asc", nulls: "last" }],
+      backward: false,
+      pageSize: param("2", int4),
+      offset: null,
+      after: null,
+      before: null,
+      hasPreviousFromArgs: param("false", bool),
+      hasNextFromArgs: param("false", bool),
+      fields: [
+        { kind: "totalCount", key: "totalCount" },
+        { kind: "pageInfo", key: "pageInfo", fields: [{ kind: "hasNextPage", key: "hasNextPage" }, { kind: "endCursor", key: "endCursor" }] },
+        { kind: "edges", key: "edges", fields: [{ kind: "cursor", key: "cursor" }, { kind: "node", key: "node", node }] },
+      ],
+      ...extra,
+    },
+  };
+}
+
+const emailFilter = (value: string): FilterPlan => ({
+  kind: "or",
+  items: [
+    { kind: "compare", column: "email", op: "eq", value: param(value, pgType("text")) },
+    { kind: "isNull", column: "email", negated: false },
+  ],
+});
+
+describe("buildRootSelect", () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await freshDatabase();
+    await db.query("create table public.account(id int primary key, email text)");
+    await db.query("insert into public.account values (1, 'a@x'), (2, null), (3, 'c@x'), (4, 'd@x')");
+  });
+  afterAll(async () => db.drop());
+
+  const run = async (plan: RootFieldPlan) => {
+    const st = renderSql(buildRootSelect(plan)!);
+    const res = await db.query(st.sql, st.params);
+    return JSON.parse(res.rows[0].result);
+  };
+
+  it("renders a connection as one deterministic statement", () => {
+    const st = renderSql(buildRootSelect(connection(emailFilter("a@x")))!);
+    expect(st.sql).toMatchInlineSnapshot(`"select ((select jsonb_build_object('totalCount', (select count(*) as "count" from "public"."account" as "t1" where ((("t1"."email" = $1::"pg_catalog"."text") or ("t1"."email" is null)))), 'pageInfo', jsonb_build_object('hasNextPage', to_jsonb((count(*) > $2::"pg_catalog"."int4")), 'endCursor', (jsonb_agg(replace(encode(convert_to((jsonb_build_array(("p0"."r")."id"))::"pg_catalog"."text", 'utf8'), 'base64'), chr(10), '') order by "p0"."n" asc nulls last) filter (where ("p0"."n" <= $2::"pg_catalog"."int4")) -> -1)), 'edges', coalesce(jsonb_agg(jsonb_build_object('cursor', to_jsonb(replace(encode(convert_to((jsonb_build_array(("p0"."r")."id"))::"pg_catalog"."text", 'utf8'), 'base64'), chr(10), '')), 'node', jsonb_build_object('id', to_jsonb(("p0"."r")."id"), 'email', to_jsonb(("p0"."r")."email"), 'nodeId', to_jsonb(replace(encode(convert_to((jsonb_build_array($3::"pg_catalog"."text", $4::"pg_catalog"."text", ("p0"."r")."id"))::"pg_catalog"."text", 'utf8'), 'base64'), chr(10), '')))) order by "p0"."n" asc nulls last) filter (where ("p0"."n" <= $2::"pg_catalog"."int4")), jsonb_build_array())) as "connection" from (select "t2" as "r", row_number() over (order by "t2"."id" asc nulls last) as "n" from "public"."account" as "t2" where ((("t2"."email" = $1::"pg_catalog"."text") or ("t2"."email" is null))) order by "t2"."id" asc nulls last limit ($2::"pg_catalog"."int4" + 1)) as "p0"))::"pg_catalog"."text" as "result""`);
+  });
+
+  it("gives hostile and benign filter values the same SQL text", () => {
+    const a = renderSql(buildRootSelect(connection(emailFilter("x")))!);
+    const b = renderSql(buildRootSelect(connection(emailFilter("'); drop table account; --")))!);
+    expect(b.sql).toBe(a.sql);
+    expect(b.params).toContain("'); drop table account; --");
+  });
+
+  it("executes: filter, page window, cursors and node ids", async () => {
+    const out = await run(connection(emailFilter("a@x")));
+    expect(out.totalCount).toBe(2);
+    expect(out.edges.map((e: { node: { id: number } }) => e.node.id)).toEqual([1, 2]);
+    expect(out.edges[0].cursor).toBe("WzFd");
+    expect(out.edges[0].node.nodeId).toBe("WyJwdWJsaWMiLCAiYWNjb3VudCIsIDFd");
+    expect(out.pageInfo).toEqual({ hasNextPage: false, endCursor: "WzJd" });
+  });
+
+  it("executes: after a cursor, and backward pages keep forward order", async () => {
+    const after = await run(connection(null, { after: { values: [param("1", pgType("int4"))] } }));
+    expect(after.edges.map((e: { node: { id: number } }) => e.node.id)).toEqual([2, 3]);
+    expect(after.pageInfo.hasNextPage).toBe(true);
+    const last = await run(connection(null, { backward: true }));
+    expect(last.edges.map((e: { node: { id: number } }) => e.node.id)).toEqual([3, 4]);
+  });
+});
