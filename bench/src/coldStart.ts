@@ -1,0 +1,83 @@
+// Bench stage: backend life cycle. Input: the authenticator's URL and prepared query texts.
+// Output: the time of the first graphql.resolve in a new backend and after a DDL change, and a
+// backend's memory after 1 and 1,000 requests.
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { backendMemory, type Memory } from "./backendStats";
+import { benchClaims } from "./indb";
+import { benchQueries, type Prepared } from "./queries";
+import { median } from "./load";
+import type { ColdStart, MemoryFigures } from "./report";
+
+const samples = 5;
+
+async function connect(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  client.on("error", () => {});
+  await client.connect();
+  // The connection's own start-up is not what is measured.
+  await client.query("select 1");
+  return client;
+}
+
+/** Times one statement run as `authenticated`; the role switch around it is not counted. */
+async function timedAsUser(client: pg.Client, sql: string, params: unknown[]): Promise<{ ms: number; text: string }> {
+  await client.query("begin");
+  await client.query("set local role authenticated");
+  await client.query("select set_config('request.jwt.claims', $1, true)", [benchClaims]);
+  const t0 = performance.now();
+  const { rows } = await client.query<{ text: string | null }>(sql, params);
+  const ms = performance.now() - t0;
+  await client.query("commit");
+  return { ms, text: rows[0]?.text ?? "" };
+}
+
+async function timedResolve(client: pg.Client, query: string): Promise<number> {
+  const { ms, text } = await timedAsUser(client, "select graphql.resolve($1)::text as text", [query]);
+  if (text.includes('"errors"')) throw new Error(`resolve answered errors: ${text.slice(0, 300)}`);
+  return ms;
+}
+
+function nestedQuery(prepared: Prepared): string {
+  return benchQueries.find((q) => q.name === "nested")!.graphql("pg_graphql", prepared);
+}
+
+export async function measureColdStart(url: string, admin: pg.Client, prepared: Prepared): Promise<ColdStart> {
+  const query = nestedQuery(prepared);
+  const first: number[] = [];
+  const warm: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const client = await connect(url);
+    first.push(await timedResolve(client, query));
+    for (let j = 0; j < 5; j++) warm.push(await timedResolve(client, query));
+    await client.end();
+  }
+  const afterDdl: number[] = [];
+  const client = await connect(url);
+  await timedResolve(client, query);
+  for (let i = 0; i < samples; i++) {
+    await admin.query("create table bench_ddl_probe (id integer primary key)");
+    afterDdl.push(await timedResolve(client, query));
+    await admin.query("drop table bench_ddl_probe");
+    await timedResolve(client, query);
+  }
+  await client.end();
+  return { newBackendMs: median(first), afterDdlMs: median(afterDdl), warmMs: median(warm) };
+}
+
+export async function measureMemory(label: string, url: string, prepared: Prepared | undefined, mode: "resolve" | "sql"): Promise<MemoryFigures> {
+  const reads = benchQueries.filter((q) => q.kind === "read");
+  const client = await connect(url);
+  const pid = (await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid;
+  const request = async (i: number) => {
+    const q = reads[i % reads.length]!;
+    if (mode === "resolve") await timedResolve(client, q.graphql("pg_graphql", prepared!));
+    else await timedAsUser(client, q.sql, []);
+  };
+  await request(0);
+  const after1: Memory = backendMemory(pid);
+  for (let i = 1; i < 1000; i++) await request(i);
+  const after1000: Memory = backendMemory(pid);
+  await client.end();
+  return { label, after1, after1000 };
+}

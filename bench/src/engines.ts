@@ -1,0 +1,163 @@
+// Bench stage: engines. Input: the cluster, the bench database and what is installed. Output:
+// the engines under test — HTTP servers started as child processes on loopback, and the
+// pgbench-driven in-database runs — each with the same per-request role switch.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Dialect } from "./queries";
+import { anonKey, benchJwtSecret, userToken } from "./jwt";
+
+export const benchDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const repoDir = join(benchDir, "..");
+const tsx = join(benchDir, "node_modules", ".bin", "tsx");
+
+export type EngineId = "sql" | "resolve" | "httpFloor" | "ours" | "postgraphile4" | "postgraphile5";
+
+export interface HttpEngine {
+  kind: "http";
+  id: EngineId;
+  label: string;
+  /** `floor` bodies name a bench query; the others carry GraphQL in their engine's dialect. */
+  dialect: Dialect | "floor";
+  url: string;
+  headers: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export interface PgbenchEngine {
+  kind: "pgbench";
+  id: EngineId;
+  label: string;
+  dialect: Dialect | "floor";
+}
+
+export type Engine = HttpEngine | PgbenchEngine;
+
+export const engineLabels: Record<EngineId, string> = {
+  sql: "SQL floor (pgbench)",
+  resolve: "graphql.resolve (pgbench)",
+  httpFloor: "HTTP floor (node + pg)",
+  ours: "pg_graphql server",
+  postgraphile4: "PostGraphile v4",
+  postgraphile5: "PostGraphile v5",
+};
+
+const authHeaders = (): Record<string, string> => ({ apikey: anonKey(), authorization: `Bearer ${userToken()}` });
+
+interface Launch {
+  id: EngineId;
+  dialect: Dialect | "floor";
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  port: number;
+  path: string;
+  probe: string;
+}
+
+async function waitUntilAnswering(url: string, headers: Record<string, string>, body: string, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`engine exited with ${child.exitCode}:\n${log()}`);
+    try {
+      const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+      if (res.status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`engine at ${url} did not answer within 60 s:\n${log()}`);
+}
+
+async function launch(l: Launch): Promise<HttpEngine> {
+  const child = spawn(l.command, l.args, { env: { ...process.env, ...l.env }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  const keep = (d: Buffer) => {
+    output = (output + d.toString("utf8")).slice(-20_000);
+  };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
+  const url = `http://127.0.0.1:${l.port}${l.path}`;
+  const headers = authHeaders();
+  try {
+    await waitUntilAnswering(url, headers, l.probe, child, () => output);
+  } catch (e) {
+    child.kill("SIGKILL");
+    throw e;
+  }
+  return {
+    kind: "http",
+    id: l.id,
+    label: engineLabels[l.id],
+    dialect: l.dialect,
+    url,
+    headers,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+        child.once("exit", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+const typenameProbe = JSON.stringify({ query: "{ __typename }" });
+
+export function startHttpFloor(databaseUrl: string, port: number, claims: string): Promise<HttpEngine> {
+  return launch({
+    id: "httpFloor",
+    dialect: "floor",
+    command: tsx,
+    args: [join(benchDir, "src", "floorServer.ts")],
+    env: { DATABASE_URL: databaseUrl, PORT: String(port), JWT_CLAIMS: claims, POOL_SIZE: "8" },
+    port,
+    path: "/graphql",
+    probe: JSON.stringify({ query: "count" }),
+  });
+}
+
+export function startPostgraphile(version: 4 | 5, databaseUrl: string, port: number): Promise<HttpEngine> {
+  return launch({
+    id: version === 4 ? "postgraphile4" : "postgraphile5",
+    dialect: version === 4 ? "postgraphile4" : "postgraphile5",
+    command: tsx,
+    args: [join(benchDir, "engines", `postgraphile${version}`, "server.ts")],
+    env: { DATABASE_URL: databaseUrl, PORT: String(port), JWT_SECRET: benchJwtSecret, POOL_SIZE: "8", NODE_ENV: "production" },
+    port,
+    path: "/graphql",
+    probe: typenameProbe,
+  });
+}
+
+/** Our HTTP server, when the repo has built it (`server/dist`). */
+export function oursServerAvailable(): boolean {
+  return existsSync(join(repoDir, "server", "dist", "main.mjs"));
+}
+
+export function startOurs(databaseUrl: string, port: number): Promise<HttpEngine> {
+  return launch({
+    id: "ours",
+    dialect: "pg_graphql",
+    command: process.execPath,
+    args: [
+      join(repoDir, "server", "bin.js"),
+      "start",
+      "--database-url", databaseUrl,
+      "--port", String(port),
+      "--host", "127.0.0.1",
+      "--jwt-secret", benchJwtSecret,
+      "--pool-size", "8",
+      "--log-level", "warn",
+    ],
+    env: {},
+    port,
+    path: "/graphql/v1",
+    probe: typenameProbe,
+  });
+}

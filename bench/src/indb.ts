@@ -1,0 +1,58 @@
+// Bench stage: in-database runs. Input: a bench query's SQL or GraphQL text. Output: pgbench
+// scripts and single calls over pg, both wrapped in the same per-transaction role switch the
+// HTTP engines use, so the floor and graphql.resolve pay for identity alike.
+import type pg from "pg";
+
+export const benchClaims = JSON.stringify({ role: "authenticated", sub: "00000000-0000-0000-0000-000000000001", aud: "authenticated" });
+
+function dollarQuote(text: string, tag: string): string {
+  if (text.includes(`$${tag}$`)) throw new Error(`text contains the quoting tag $${tag}$`);
+  return `$${tag}$${text}$${tag}$`;
+}
+
+const prologue = [
+  "begin;",
+  "set local role authenticated;",
+  `select set_config('request.jwt.claims', ${dollarQuote(benchClaims, "claims")}, true);`,
+];
+
+/** A pgbench script (one statement per line) around the hand-written SQL of a bench query. */
+export function sqlScript(sql: string): string {
+  return [...prologue, `${sql.replace(/\s*\n\s*/g, " ")};`, "commit;", ""].join("\n");
+}
+
+/** A pgbench script around one `graphql.resolve` call with the query text inlined. */
+export function resolveScript(graphql: string): string {
+  const text = graphql.replace(/\s*\n\s*/g, " ");
+  return [...prologue, `select graphql.resolve(${dollarQuote(text, "gql")});`, "commit;", ""].join("\n");
+}
+
+async function asAuthenticated<T>(client: pg.Client, run: () => Promise<T>): Promise<T> {
+  await client.query("begin");
+  try {
+    await client.query("set local role authenticated");
+    await client.query("select set_config('request.jwt.claims', $1, true)", [benchClaims]);
+    const out = await run();
+    await client.query("commit");
+    return out;
+  } catch (e) {
+    await client.query("rollback");
+    throw e;
+  }
+}
+
+/** The hand-written SQL's answer as parsed JSON (the reference every engine must match). */
+export async function sqlAnswer(client: pg.Client, sql: string): Promise<unknown> {
+  return asAuthenticated(client, async () => {
+    const { rows } = await client.query<{ result: string | null }>(sql);
+    return rows[0]?.result == null ? null : JSON.parse(rows[0].result);
+  });
+}
+
+/** One `graphql.resolve` call, its response parsed. */
+export async function resolveCall(client: pg.Client, graphql: string): Promise<unknown> {
+  return asAuthenticated(client, async () => {
+    const { rows } = await client.query<{ body: string }>("select graphql.resolve($1)::text as body", [graphql]);
+    return JSON.parse(rows[0]!.body);
+  });
+}

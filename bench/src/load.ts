@@ -1,0 +1,153 @@
+// Bench stage: load. Input: an HTTP target (URL, headers, body) or a pgbench script, a client
+// count and bounds. Output: one bounded run's figures (req/s, p50, p99, failures). Loopback only.
+import { execFileSync, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, rmSync, writeFileSync, mkdtempSync } from "node:fs";
+import { join } from "node:path";
+
+export interface RunFigures {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  failures: number;
+}
+
+export interface HttpTarget {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface Bounds {
+  seconds: number;
+  /** Per load-generator thread; a run stops at whichever bound comes first. */
+  maxRequests: number;
+}
+
+function assertLoopback(url: string): void {
+  const host = new URL(url).hostname;
+  if (!(host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host))) {
+    throw new Error(`load targets loopback only, not ${host}`);
+  }
+}
+
+function luaString(s: string): string {
+  // A long bracket whose level cannot occur inside the text (level 1 at least, so that
+  // `t[ [=[k]=] ]` never reads as `t[[...`).
+  let level = "=";
+  while (s.includes(`]${level}]`)) level += "=";
+  return `[${level}[${s}]${level}]`;
+}
+
+function wrkScript(target: HttpTarget, maxRequests: number): string {
+  const headers = Object.entries(target.headers)
+    .map(([k, v]) => `wrk.headers[ ${luaString(k)} ] = ${luaString(v)}`)
+    .join("\n");
+  return `wrk.method = "POST"
+wrk.body = ${luaString(target.body)}
+wrk.headers["Content-Type"] = "application/json"
+${headers}
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+count = 0
+bad = 0
+function response(status, headers, body)
+  count = count + 1
+  if status ~= 200 or string.find(body, '"errors"', 1, true) then bad = bad + 1 end
+  if count >= ${maxRequests} then wrk.thread:stop() end
+end
+function done(summary, latency, requests)
+  local b = 0
+  local n = 0
+  for _, t in ipairs(threads) do b = b + t:get("bad"); n = n + t:get("count") end
+  local e = summary.errors
+  io.write(string.format('BENCHJSON {"requests":%d,"counted":%d,"durationUs":%d,"p50Us":%d,"p99Us":%d,"errors":%d,"bad":%d}\\n',
+    summary.requests, n, summary.duration, latency:percentile(50), latency:percentile(99),
+    e.connect + e.read + e.write + e.status + e.timeout, b))
+end
+`;
+}
+
+export function wrkRun(target: HttpTarget, clients: number, bounds: Bounds, workDir: string): RunFigures {
+  assertLoopback(target.url);
+  const script = join(workDir, "wrk.lua");
+  writeFileSync(script, wrkScript(target, bounds.maxRequests));
+  const out = spawnSync(
+    "wrk",
+    ["-t", "1", "-c", String(clients), "-d", `${bounds.seconds}s`, "--timeout", "10s", "-s", script, target.url],
+    { encoding: "utf8", timeout: (bounds.seconds + 30) * 1000 },
+  );
+  if (out.status !== 0) throw new Error(`wrk failed: ${out.stderr || out.stdout}`);
+  const line = out.stdout.split("\n").find((l) => l.startsWith("BENCHJSON "));
+  if (!line) throw new Error(`wrk printed no figures:\n${out.stdout}`);
+  const r = JSON.parse(line.slice("BENCHJSON ".length)) as {
+    requests: number; counted: number; durationUs: number; p50Us: number; p99Us: number; errors: number; bad: number;
+  };
+  return {
+    rps: r.counted / (r.durationUs / 1e6),
+    p50Ms: r.p50Us / 1000,
+    p99Ms: r.p99Us / 1000,
+    requests: r.counted,
+    failures: r.errors + r.bad,
+  };
+}
+
+export interface PgTarget {
+  bindir: string;
+  host: string;
+  port: number;
+  database: string;
+  user: string;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+function pgbenchArgs(pg: PgTarget, clients: number, script: string): string[] {
+  return ["-n", "-M", "prepared", "-h", pg.host, "-p", String(pg.port), "-U", pg.user, "-c", String(clients), "-j", String(Math.min(clients, 2)), "-f", script];
+}
+
+/** A bounded timed pgbench run; latency percentiles come from the per-transaction log. */
+export function pgbenchRun(pg: PgTarget, scriptText: string, clients: number, bounds: Bounds, workDir: string): RunFigures {
+  const dir = mkdtempSync(join(workDir, "pgbench-"));
+  const script = join(dir, "script.sql");
+  writeFileSync(script, scriptText);
+  const args = [...pgbenchArgs(pg, clients, script), "-T", String(bounds.seconds), "-l", "--log-prefix", join(dir, "log"), pg.database];
+  const out = spawnSync(join(pg.bindir, "pgbench"), args, { encoding: "utf8", timeout: (bounds.seconds + 30) * 1000, cwd: dir });
+  if (out.status !== 0) throw new Error(`pgbench failed:\n${out.stderr}\n${out.stdout}`);
+  const tps = Number(/tps = ([\d.]+)/.exec(out.stdout)?.[1]);
+  const failed = Number(/number of failed transactions: (\d+)/.exec(out.stdout)?.[1] ?? 0);
+  const latencies: number[] = [];
+  for (const f of readdirSync(dir).filter((n) => n.startsWith("log"))) {
+    for (const l of readFileSync(join(dir, f), "utf8").split("\n")) {
+      const parts = l.split(" ");
+      if (parts.length >= 3) latencies.push(Number(parts[2]));
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+  latencies.sort((a, b) => a - b);
+  return { rps: tps, p50Ms: percentile(latencies, 50) / 1000, p99Ms: percentile(latencies, 99) / 1000, requests: latencies.length, failures: failed };
+}
+
+/** A bounded count of transactions, for warm-up and statement counting. */
+export function pgbenchCount(pg: PgTarget, scriptText: string, transactions: number, workDir: string): void {
+  const dir = mkdtempSync(join(workDir, "pgbench-"));
+  const script = join(dir, "script.sql");
+  writeFileSync(script, scriptText);
+  execFileSync(join(pg.bindir, "pgbench"), [...pgbenchArgs(pg, 1, script), "-t", String(transactions), pg.database], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: 120_000,
+  });
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}

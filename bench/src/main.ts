@@ -1,0 +1,283 @@
+// Bench entry: runs the whole benchmark. Input: environment knobs (BENCH_SCALE, BENCH_SECONDS,
+// BENCH_RUNS, BENCH_WARMUP, BENCH_ENGINES, BENCH_QUERIES). Output: results.md and
+// throughput.png in bench/report/ (and a copy under bench/.out/), the table on stdout, and a
+// non-zero exit when any engine's answer differs from the hand-written SQL's.
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import pg from "pg";
+import { installStatementStats, statementsPerRequest } from "./backendStats";
+import { canonicalFromGraphql, canonicalValue, firstDifference, sameAnswer, type Json } from "./canonical";
+import { connectionUrl, crashLines, startCluster, stopCluster, type Cluster } from "./cluster";
+import { createDataset, resetDataset, scaleNamed, type Scale } from "./dataset";
+import {
+  benchDir, engineLabels, oursServerAvailable, repoDir, startHttpFloor, startOurs, startPostgraphile,
+  type Engine, type EngineId, type HttpEngine, type PgbenchEngine,
+} from "./engines";
+import { benchClaims, resolveScript, sqlAnswer, sqlScript } from "./indb";
+import { median, pgbenchCount, pgbenchRun, wrkRun, type Bounds, type PgTarget, type RunFigures } from "./load";
+import { prepareEngine } from "./prepare";
+import { benchQueries, type BenchQuery, type Prepared } from "./queries";
+import { commitDescription, machineDescription, renderMarkdown, renderPlot, type Cell, type ColdStart, type MemoryFigures, type Report, type Row } from "./report";
+import { requestBody, runOnce } from "./transport";
+import { evaluateTargets } from "./targets";
+import { measureColdStart, measureMemory } from "./coldStart";
+
+const knob = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === "" ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+};
+const list = (name: string): string[] | undefined => process.env[name]?.split(",").map((s) => s.trim()).filter(Boolean);
+
+const scale: Scale = scaleNamed(process.env.BENCH_SCALE ?? "default");
+const seconds = knob("BENCH_SECONDS", 2);
+const runs = knob("BENCH_RUNS", 3);
+const warmup = knob("BENCH_WARMUP", 1);
+const clientLevels = [1, 8];
+const statementSamples = 20;
+const wantedEngines = list("BENCH_ENGINES");
+const wantedQueries = list("BENCH_QUERIES");
+const maxRequestsPerRun = 2_000_000;
+
+const log = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+
+function wanted(id: EngineId): boolean {
+  return !wantedEngines || wantedEngines.includes(id);
+}
+
+async function connect(url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  client.on("error", () => {});
+  await client.connect();
+  return client;
+}
+
+interface Prepared_ {
+  engine: Engine;
+  prepared: Prepared | undefined;
+}
+
+async function main(): Promise<number> {
+  const outDir = join(benchDir, ".out", new Date().toISOString().replace(/[:.]/g, "-"));
+  mkdirSync(outDir, { recursive: true });
+  const workDir = mkdtempSync(join(outDir, "work-"));
+  const notes: string[] = [];
+  let mismatches = 0;
+  log(`scale ${scale.kind}: ${scale.accounts} accounts, ${scale.blogs} blogs, ${scale.posts} posts; ${runs} runs × ${seconds} s after ${warmup} s warm-up`);
+  const cluster: Cluster = startCluster();
+  const httpEngines: HttpEngine[] = [];
+  let admin: pg.Client | undefined;
+  let user: pg.Client | undefined;
+  try {
+    const bootstrap = await connect(connectionUrl(cluster, "postgres"));
+    await bootstrap.query("create database bench");
+    await bootstrap.end();
+    admin = await connect(connectionUrl(cluster, "bench"));
+    log("generating the dataset");
+    await createDataset(admin, scale);
+    await installStatementStats(admin);
+    const postgresVersion = (await admin.query<{ v: string }>("select version() as v")).rows[0]!.v.split(",")[0]!;
+
+    let extensionReady = false;
+    try {
+      await admin.query("create extension if not exists pg_graphql cascade");
+      await admin.query("grant usage on schema graphql to anon, authenticated, service_role");
+      extensionReady = true;
+    } catch (e) {
+      notes.push(`graphql.resolve not measured: create extension pg_graphql failed (${(e as Error).message}).`);
+      log(`pg_graphql extension unavailable: ${(e as Error).message}`);
+    }
+    const authUrl = connectionUrl(cluster, "bench", "authenticator");
+    user = await connect(authUrl);
+
+    const engines: Engine[] = [];
+    const pgbenchEngine = (id: EngineId, dialect: PgbenchEngine["dialect"]): PgbenchEngine => ({ kind: "pgbench", id, label: engineLabels[id], dialect });
+    if (wanted("sql")) engines.push(pgbenchEngine("sql", "floor"));
+    if (wanted("resolve") && extensionReady) engines.push(pgbenchEngine("resolve", "pg_graphql"));
+    const tryStart = async (id: EngineId, start: () => Promise<HttpEngine>) => {
+      if (!wanted(id)) return;
+      try {
+        log(`starting ${engineLabels[id]}`);
+        const e = await start();
+        httpEngines.push(e);
+        engines.push(e);
+      } catch (err) {
+        notes.push(`${engineLabels[id]} not measured: it did not start (${(err as Error).message.split("\n")[0]}).`);
+        log(`${engineLabels[id]} did not start: ${(err as Error).message}`);
+      }
+    };
+    await tryStart("httpFloor", () => startHttpFloor(authUrl, 5480, benchClaims));
+    if (extensionReady && oursServerAvailable()) await tryStart("ours", () => startOurs(authUrl, 5481));
+    else if (wanted("ours")) notes.push(`${engineLabels.ours} not measured: ${extensionReady ? "server/dist is not built" : "the extension is not installed"}.`);
+    await tryStart("postgraphile4", () => startPostgraphile(4, authUrl, 5482));
+    await tryStart("postgraphile5", () => startPostgraphile(5, authUrl, 5483));
+
+    const queries = benchQueries.filter((q) => !wantedQueries || wantedQueries.includes(q.name));
+    const reset = () => resetDataset(admin!, scale);
+
+    // Preparation and answer checks, before any timing.
+    const ready: Prepared_[] = [];
+    for (const engine of engines) {
+      let prepared: Prepared | undefined;
+      try {
+        if (engine.dialect !== "floor") prepared = await prepareEngine(engine, engine.dialect, user);
+      } catch (e) {
+        mismatches++;
+        log(`MISMATCH ${engine.label}: preparation failed: ${(e as Error).message}`);
+        notes.push(`${engine.label}: preparation failed, so its answers could not be checked.`);
+        continue;
+      }
+      ready.push({ engine, prepared });
+    }
+    const expected = new Map<BenchQuery, Json>();
+    for (const q of queries) {
+      await reset();
+      expected.set(q, canonicalValue((await sqlAnswer(user, q.sql)) as Json));
+    }
+    const checked: Prepared_[] = [];
+    for (const r of ready) {
+      let ok = true;
+      for (const q of queries) {
+        await reset();
+        try {
+          const actual = canonicalFromGraphql(await runOnce(r.engine, user, q, r.prepared));
+          if (!sameAnswer(expected.get(q)!, actual)) {
+            ok = false;
+            log(`MISMATCH ${r.engine.label} / ${q.name}: ${firstDifference(expected.get(q)!, actual)}`);
+          }
+        } catch (e) {
+          ok = false;
+          log(`MISMATCH ${r.engine.label} / ${q.name}: ${(e as Error).message}`);
+        }
+      }
+      if (ok) {
+        checked.push(r);
+        log(`answers match the SQL: ${r.engine.label}`);
+      } else {
+        mismatches++;
+        notes.push(`${r.engine.label}: answers differ from the hand-written SQL; not timed.`);
+      }
+    }
+    await reset();
+
+    const pgTarget: PgTarget = { bindir: cluster.bindir, host: cluster.host, port: cluster.port, database: "bench", user: "authenticator" };
+    const scriptFor = (r: Prepared_, q: BenchQuery): string =>
+      r.engine.dialect === "floor" ? sqlScript(q.sql) : resolveScript(q.graphql(r.engine.dialect, r.prepared!));
+    const oneRun = (r: Prepared_, q: BenchQuery, clients: number, bounds: Bounds): RunFigures => {
+      switch (r.engine.kind) {
+        case "http":
+          return wrkRun({ url: r.engine.url, headers: r.engine.headers, body: requestBody(r.engine, q, r.prepared) }, clients, bounds, workDir);
+        case "pgbench":
+          return pgbenchRun(pgTarget, scriptFor(r, q), clients, bounds, workDir);
+        default:
+          throw new Error(`unknown engine kind ${JSON.stringify(r.engine satisfies never)}`);
+      }
+    };
+
+    // Statements per request, from pg_stat_statements.
+    const statements = new Map<string, number>();
+    for (const r of checked) {
+      for (const q of queries) {
+        await reset();
+        const engine = r.engine;
+        const perRequest =
+          engine.kind === "pgbench"
+            ? await statementsPerRequest(admin, "bench", statementSamples, async () => pgbenchCount(pgTarget, scriptFor(r, q), 1, workDir))
+            : await statementsPerRequest(admin, "bench", statementSamples, async () => {
+                await runOnce(engine, user!, q, r.prepared);
+              });
+        statements.set(`${engine.id}/${q.name}`, perRequest);
+      }
+    }
+    await reset();
+
+    // Timed runs: warm-up, then the median of bounded runs, per query, engine and client count.
+    const rows: Row[] = [];
+    for (const q of queries) {
+      for (const r of checked) {
+        const row: Row = { query: q, engine: r.engine.id, byClients: new Map(), statements: statements.get(`${r.engine.id}/${q.name}`) };
+        for (const clients of clientLevels) {
+          if (q.kind === "write") await reset();
+          oneRun(r, q, clients, { seconds: warmup, maxRequests: maxRequestsPerRun });
+          const figures: RunFigures[] = [];
+          for (let i = 0; i < runs; i++) {
+            if (q.kind === "write") await reset();
+            figures.push(oneRun(r, q, clients, { seconds, maxRequests: maxRequestsPerRun }));
+          }
+          const cell: Cell = {
+            rps: median(figures.map((f) => f.rps)),
+            p50Ms: median(figures.map((f) => f.p50Ms)),
+            p99Ms: median(figures.map((f) => f.p99Ms)),
+            failures: figures.reduce((n, f) => n + f.failures, 0),
+          };
+          row.byClients.set(clients, cell);
+          log(`${q.name.padEnd(9)} ${r.engine.label.padEnd(26)} @${clients}: ${cell.rps.toFixed(0)} req/s, p50 ${cell.p50Ms.toFixed(2)} ms, p99 ${cell.p99Ms.toFixed(2)} ms${cell.failures ? `, ${cell.failures} failed` : ""}`);
+        }
+        rows.push(row);
+      }
+      if (q.kind === "write") await reset();
+    }
+
+    let coldStart: ColdStart | undefined;
+    const memory: MemoryFigures[] = [];
+    const resolveReady = checked.find((r) => r.engine.id === "resolve");
+    if (resolveReady) {
+      log("measuring cold start and memory");
+      coldStart = await measureColdStart(authUrl, admin, resolveReady.prepared!);
+      memory.push(await measureMemory("graphql.resolve (read queries in turn)", authUrl, resolveReady.prepared!, "resolve"));
+    }
+    memory.push(await measureMemory("hand-written SQL (same queries)", authUrl, undefined, "sql"));
+
+    const failedUnderLoad = rows.reduce((n, row) => n + [...row.byClients.values()].reduce((m, c) => m + c.failures, 0), 0);
+    if (failedUnderLoad > 0) notes.push(`${failedUnderLoad} requests failed under load (HTTP status other than 200, or a GraphQL error); see the "failed" column.`);
+    const report: Report = {
+      date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+      commit: commitDescription(repoDir),
+      machine: machineDescription(),
+      postgres: postgresVersion,
+      settings: `${scale.kind} scale (${scale.accounts.toLocaleString("en-US")} accounts, ${scale.blogs.toLocaleString("en-US")} blogs, ${scale.posts.toLocaleString("en-US")} posts); median of ${runs} runs of ${seconds} s after a ${warmup} s warm-up; loads from wrk (HTTP) and pgbench -M prepared (in the database); every request runs as \`authenticated\` from a JWT`,
+      clients: clientLevels,
+      rows,
+      targets: [],
+      coldStart,
+      memory,
+      notes,
+    };
+    report.targets = evaluateTargets(report);
+
+    const reportDir = join(benchDir, "report");
+    mkdirSync(reportDir, { recursive: true });
+    const plotted = renderPlot(report, workDir, join(outDir, "throughput.png"));
+    const markdown = renderMarkdown(report, plotted ? "report/throughput.png" : undefined);
+    writeFileSync(join(outDir, "results.md"), markdown);
+    writeFileSync(join(reportDir, "results.md"), markdown);
+    if (plotted) copyFileSync(join(outDir, "throughput.png"), join(reportDir, "throughput.png"));
+    process.stdout.write(`${markdown}\n`);
+    log(`written: ${join("bench", "report", "results.md")}${plotted ? " and throughput.png" : ""}`);
+  } finally {
+    await user?.end().catch(() => {});
+    await admin?.end().catch(() => {});
+    for (const e of httpEngines) await e.stop();
+    const crashes = crashLines(cluster);
+    stopCluster(cluster);
+    rmSync(workDir, { recursive: true, force: true });
+    if (crashes.length > 0) {
+      log(`the server log shows crashed backends:\n${crashes.join("\n")}`);
+      mismatches++;
+    }
+  }
+  if (mismatches > 0) {
+    log(`${mismatches} engine(s) failed the answer check`);
+    return 1;
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    log(`failed: ${(e as Error).stack ?? String(e)}`);
+    process.exit(2);
+  },
+);
