@@ -112,8 +112,8 @@ export interface Column {
   readonly notNull: boolean;
   readonly hasDefault: boolean;
   readonly isGenerated: boolean;
-  /** `generated always as identity`: may not be written. */
-  readonly isIdentityAlways: boolean;
+  /** Filled from a sequence (serial or identity): left out of insert and update inputs. */
+  readonly isSerial: boolean;
   readonly comment: string | null;
   readonly directives: NameDirectives;
   /** Column-level privileges of the current role (table grants included). */
@@ -167,6 +167,8 @@ export interface FunctionArg {
   readonly typeOid: number;
   readonly typeName: string;
   readonly hasDefault: boolean;
+  /** The default expression as PostgreSQL prints it (e.g. `'hello'::text`), when there is one. */
+  readonly defaultSql: string | null;
 }
 
 export interface PgFunction {

@@ -31,7 +31,7 @@ interface RawColumn {
   notNull: boolean;
   hasDefault: boolean;
   isGenerated: boolean;
-  identity: string;
+  isSerial: boolean;
   comment: string | null;
   select: boolean;
   insert: boolean;
@@ -79,6 +79,7 @@ interface RawFunction {
   name: string;
   args: { name: string | null; mode: string; typeOid: number; typeName: string }[];
   nDefaults: number;
+  defaults: string | null;
   returnTypeOid: number;
   returnTypeName: string;
   returnsSet: boolean;
@@ -149,21 +150,61 @@ function parseColumn(c: RawColumn): Column {
     notNull: c.notNull,
     hasDefault: c.hasDefault,
     isGenerated: c.isGenerated,
-    isIdentityAlways: c.identity === "a",
+    isSerial: c.isSerial,
     comment: c.comment,
     directives: nameDirectives(c.comment),
     privileges: { select: c.select, insert: c.insert, update: c.update },
   };
 }
 
+/**
+ * SQL default expressions as pg_get_expr() prints them, split at top-level commas (quotes and
+ * parentheses respected). Defaults belong to the last `count` input arguments.
+ */
+export function splitDefaults(text: string | null): string[] {
+  if (text === null || text.trim() === "") return [];
+  const parts: string[] = [];
+  let depth = 0;
+  let inQuote = false;
+  let current = "";
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (inQuote) {
+      current += ch;
+      if (ch === "'") {
+        if (text[i + 1] === "'") {
+          current += "'";
+          i++;
+        } else {
+          inQuote = false;
+        }
+      }
+      continue;
+    }
+    if (ch === "'") inQuote = true;
+    else if (ch === "(") depth++;
+    else if (ch === ")") depth--;
+    else if (ch === "," && depth === 0) {
+      parts.push(current.trim());
+      current = "";
+      continue;
+    }
+    current += ch;
+  }
+  parts.push(current.trim());
+  return parts;
+}
+
 function parseFunction(f: RawFunction): PgFunction {
   const inputs = f.args.filter((a) => a.mode === "i" || a.mode === "b" || a.mode === "v");
   const firstDefault = inputs.length - f.nDefaults;
+  const defaults = splitDefaults(f.defaults);
   const args: FunctionArg[] = inputs.map((a, i) => ({
     name: a.name === null || a.name === "" ? null : a.name,
     typeOid: Number(a.typeOid),
     typeName: a.typeName,
     hasDefault: i >= firstDefault,
+    defaultSql: i >= firstDefault ? defaults[i - firstDefault] ?? null : null,
   }));
   return {
     oid: Number(f.oid),

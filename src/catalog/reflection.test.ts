@@ -68,7 +68,9 @@ describe("reflection query", () => {
     expect(blog.foreignKeys).toHaveLength(1);
     expect(blog.foreignKeys[0]!.localColumns).toEqual(["owner_id"]);
     expect(blog.foreignKeys[0]!.foreignTableOid).toBe(account.oid);
-    expect(blog.columns[0]!.isIdentityAlways).toBe(true);
+    expect(blog.columns[0]!.isSerial).toBe(true);
+    expect(account.columns[0]!.isSerial).toBe(true);
+    expect(account.columns[1]!.isSerial).toBe(false);
     expect(blog.uniqueIndexes.find((i) => i.columns[0] === "title")!.isPartial).toBe(true);
 
     const view = catalog.tables.find((t) => t.name === "blog_view")!;
@@ -87,7 +89,7 @@ describe("reflection query", () => {
     expect(tagsType.kind).toBe("array");
 
     const fn = catalog.functions.find((f) => f.name === "account_upper")!;
-    expect(fn.args).toEqual([{ name: "rec", typeOid: expect.any(Number), typeName: "account", hasDefault: false }]);
+    expect(fn.args).toEqual([{ name: "rec", typeOid: expect.any(Number), typeName: "account", hasDefault: false, defaultSql: null }]);
     expect(fn.volatility).toBe("stable");
     expect(fn.canExecute).toBe(true);
   });

@@ -79,7 +79,10 @@ select jsonb_build_object(
           'notNull', a.attnotnull,
           'hasDefault', a.atthasdef,
           'isGenerated', a.attgenerated <> '',
-          'identity', a.attidentity::text,
+          'isSerial', a.attidentity <> '' or coalesce((
+            select pg_catalog.pg_get_expr(d.adbin, d.adrelid) like 'nextval(%'
+            from pg_catalog.pg_attrdef d where d.adrelid = r.oid and d.adnum = a.attnum
+          ), false),
           'comment', pg_catalog.col_description(r.oid, a.attnum),
           'select', pg_catalog.has_column_privilege(r.oid, a.attnum, 'SELECT'),
           'insert', pg_catalog.has_column_privilege(r.oid, a.attnum, 'INSERT'),
@@ -171,6 +174,7 @@ select jsonb_build_object(
         ) with ordinality as a(typ, mode, name, ord)
       ), '[]'::jsonb),
       'nDefaults', p.pronargdefaults,
+      'defaults', pg_catalog.pg_get_expr(p.proargdefaults, 0),
       'returnTypeOid', p.prorettype::bigint,
       'returnTypeName', pg_catalog.format_type(p.prorettype, null),
       'returnsSet', p.proretset,

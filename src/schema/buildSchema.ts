@@ -1,12 +1,443 @@
 // Schema stage, entry point: catalog model → ApiSchema (graphql-js types tagged with resolutions).
+// Decides what is exposed, wires relationships and functions, and builds Query and Mutation.
 
-import { GraphQLObjectType, GraphQLSchema, GraphQLString } from "graphql";
-import type { Catalog } from "../catalog/model";
+import {
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
+  type GraphQLFieldConfig,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldConfigMap,
+  type GraphQLInputType,
+  type GraphQLNamedType,
+  type GraphQLOutputType,
+} from "graphql";
+import type { Catalog, ForeignKey, PgType, SchemaDirectives, Table } from "../catalog/model";
+import { DEFAULT_MAX_ROWS } from "../catalog/directives";
 import type { ApiSchema } from "./apiSchema";
+import { computedFunctions, exposedFunctions, takesRow, type ExposedFunction } from "./functionFields";
+import { Inflector, isValidName } from "./inflection";
+import type { Relation, Resolution, TypeSource } from "./resolution";
+import { TypeMapper, type ScalarName, type TypeShape } from "./scalars";
+import { buildSharedTypes, enumFilter, type SharedTypes } from "./sharedTypes";
+import { buildTableTypes, connectionArgs, type TableTypes, type TypeResolver } from "./tableTypes";
+
+type EnumPgType = Extract<PgType, { kind: "enum" }>;
+
+const DEFAULT_SETTINGS: SchemaDirectives = { inflectNames: false, maxRows: DEFAULT_MAX_ROWS, introspection: false };
+
+/** Primary key column types a `<x>ByPk` field can take as arguments. */
+const BY_PK_SCALARS: ReadonlySet<ScalarName> = new Set(["Int", "BigInt", "String", "UUID"]);
+
+const res = (resolution: Resolution) => ({ resolution });
+
+/** Page size of a collection of `table`: its own `max_rows`, else its schema's. */
+export function tableMaxRows(catalog: Catalog, table: Table): number {
+  if (table.directives.maxRows !== undefined) return table.directives.maxRows;
+  return catalog.schemas.find((s) => s.name === table.schema)?.directives.maxRows ?? DEFAULT_MAX_ROWS;
+}
+
+/** Tables, views etc. that the API exposes: a key, a selectable column, a usable name. */
+function isExposed(table: Table, inflector: Inflector): boolean {
+  if (table.kind === "partitionedTable") return false;
+  if (table.primaryKey.length === 0) return false;
+  if (!table.primaryKey.every((k) => table.columns.some((c) => c.name === k))) return false;
+  if (!table.columns.some((c) => c.privileges.select)) return false;
+  return isValidName(inflector.tableType(table));
+}
+
+function isOneToOne(table: Table, columns: readonly string[]): boolean {
+  const wanted = new Set(columns);
+  return table.uniqueIndexes.some(
+    (i) => !i.isPartial && i.columns.length === wanted.size && i.columns.every((c) => wanted.has(c)),
+  );
+}
+
+class Builder {
+  readonly shared: SharedTypes = buildSharedTypes();
+  readonly types: TypeMapper;
+  readonly inflectors = new Map<string, Inflector>();
+  readonly tables = new Map<number, TableTypes>();
+  readonly enums = new Map<number, { type: GraphQLEnumType; filter: GraphQLInputObjectType }>();
+  readonly relationsByTable = new Map<number, Relation[]>();
+  private readonly resolver: TypeResolver;
+
+  constructor(private readonly catalog: Catalog) {
+    this.types = new TypeMapper(catalog.types);
+    for (const s of catalog.schemas) this.inflectors.set(s.name, new Inflector(s.directives.inflectNames));
+    this.resolver = {
+      shape: (column) => this.types.shape(column.typeOid),
+      output: (shape) => this.output(shape),
+      enumType: (shape) => this.enumOf(shape.type).type,
+      enumFilter: (shape) => this.enumOf(shape.type).filter,
+    };
+  }
+
+  inflector(schema: string): Inflector {
+    return this.inflectors.get(schema) ?? new Inflector(false);
+  }
+
+  enumOf(t: EnumPgType): { type: GraphQLEnumType; filter: GraphQLInputObjectType } {
+    let e = this.enums.get(t.oid);
+    if (e === undefined) {
+      const values: Record<string, { value: string }> = {};
+      const mapping: Record<string, string> = {};
+      for (const label of t.values) {
+        const name = t.directives.mappings?.[label] ?? label;
+        if (!/^[_A-Za-z][_0-9A-Za-z]*$/.test(name)) continue;
+        values[name] = { value: label };
+        mapping[name] = label;
+      }
+      const source: TypeSource = { kind: "enum", typeOid: t.oid, values: mapping };
+      const type = new GraphQLEnumType({
+        name: this.inflector(t.schema).enumType(t),
+        values,
+        extensions: { source },
+      });
+      e = { type, filter: enumFilter(type, this.shared.filterIs) };
+      this.enums.set(t.oid, e);
+    }
+    return e;
+  }
+
+  output(shape: TypeShape): GraphQLOutputType | null {
+    switch (shape.kind) {
+      case "scalar":
+        return this.shared.scalars[shape.scalar];
+      case "enum":
+        return this.enumOf(shape.type).type;
+      case "list": {
+        const element = this.output(shape.element);
+        return element === null ? null : new GraphQLList(element);
+      }
+      case "composite":
+      case "unsupported":
+        return null;
+      default: {
+        const never: never = shape;
+        throw new Error(`unexpected shape ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  input(shape: TypeShape): GraphQLInputType | null {
+    switch (shape.kind) {
+      case "scalar":
+        return this.shared.scalars[shape.scalar];
+      case "enum":
+        return this.enumOf(shape.type).type;
+      case "list": {
+        const element = this.input(shape.element);
+        return element === null ? null : new GraphQLList(element);
+      }
+      case "composite":
+      case "unsupported":
+        return null;
+      default: {
+        const never: never = shape;
+        throw new Error(`unexpected shape ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  build(): ApiSchema {
+    const catalog = this.catalog;
+    for (const table of catalog.tables) {
+      const inflector = this.inflector(table.schema);
+      if (!isExposed(table, inflector)) continue;
+      this.tables.set(
+        table.oid,
+        buildTableTypes(table, inflector, this.shared, this.resolver, (t) => this.nodeExtraFields(t)),
+      );
+    }
+    this.collectRelations();
+
+    const exposedTables = new Map([...this.tables].map(([oid, t]) => [oid, t.table]));
+    const rootFunctions = exposedFunctions(catalog.functions, this.types, exposedTables).filter(
+      (f) => !takesRow(f.fn, this.types),
+    );
+
+    const queryFields: GraphQLFieldConfigMap<unknown, unknown> = {};
+    const mutationFields: GraphQLFieldConfigMap<unknown, unknown> = {};
+    for (const t of this.tables.values()) {
+      queryFields[`${t.fieldBase}Collection`] = {
+        type: new GraphQLNonNull(t.connection),
+        description: `A pagable collection of type \`${t.base}\``,
+        args: connectionArgs(t, this.shared),
+        extensions: res({ kind: "connection", table: t.table, relation: null }),
+      };
+      const byPk = this.byPkField(t);
+      if (byPk !== null) queryFields[`${t.fieldBase}ByPk`] = byPk;
+      this.addMutations(t, mutationFields);
+    }
+    queryFields["node"] = {
+      type: this.shared.node,
+      description: "Retrieve a record by its `ID`",
+      args: { nodeId: { type: new GraphQLNonNull(this.shared.scalars.ID), description: "The record's `ID`" } },
+      extensions: res({ kind: "nodeInterface" }),
+    };
+    for (const f of rootFunctions) {
+      const name = this.inflector(f.fn.schema).function(f.fn);
+      if (!isValidName(name)) continue;
+      const field = this.functionField(f, this.inflector(f.fn.schema));
+      if (field === null) continue;
+      const target = f.fn.volatility === "volatile" ? mutationFields : queryFields;
+      if (target[name] === undefined) target[name] = { ...field, extensions: res({ kind: "function", fn: f.fn, returns: f.returns }) };
+    }
+
+    const query = new GraphQLObjectType({
+      name: "Query",
+      description: "The root type for querying data",
+      fields: sortFields(queryFields),
+      extensions: { source: { kind: "builtin" } satisfies TypeSource },
+    });
+    const mutation =
+      Object.keys(mutationFields).length === 0
+        ? null
+        : new GraphQLObjectType({
+            name: "Mutation",
+            description: "The root type for creating and mutating data",
+            fields: sortFields(mutationFields),
+            extensions: { source: { kind: "builtin" } satisfies TypeSource },
+          });
+
+    const named: GraphQLNamedType[] = [...this.shared.all];
+    for (const t of this.tables.values()) named.push(...t.all);
+    for (const e of this.enums.values()) named.push(e.type, e.filter);
+    // Enums on the search path are part of the API even when no column uses them.
+    for (const t of catalog.types) {
+      if (t.kind === "enum" && t.exposed && isValidName(this.inflector(t.schema).enumType(t))) {
+        const e = this.enumOf(t);
+        if (!named.includes(e.type)) named.push(e.type, e.filter);
+      }
+    }
+    const graphql = new GraphQLSchema({
+      query,
+      mutation,
+      types: dedupeByName(named),
+    });
+    return {
+      graphql,
+      introspection: null,
+      catalog,
+      settings: catalog.schemas[0]?.directives ?? DEFAULT_SETTINGS,
+      loadError: catalog.loadError,
+    };
+  }
+
+  private byPkField(t: TableTypes): GraphQLFieldConfig<unknown, unknown> | null {
+    const args: GraphQLFieldConfigArgumentMap = {};
+    for (const key of t.table.primaryKey) {
+      const column = t.columns.find((c) => c.name === key);
+      if (column === undefined) return null;
+      const shape = this.types.shape(column.typeOid);
+      if (shape.kind !== "scalar" || !BY_PK_SCALARS.has(shape.scalar)) return null;
+      args[t.inflector.column(column)] = { type: new GraphQLNonNull(this.shared.scalars[shape.scalar]) };
+    }
+    return {
+      type: t.node,
+      description: `Retrieve a record of type \`${t.base}\` by its primary key`,
+      args,
+      extensions: res({ kind: "byPk", table: t.table }),
+    };
+  }
+
+  private addMutations(t: TableTypes, fields: GraphQLFieldConfigMap<unknown, unknown>): void {
+    const filterArg = {
+      type: t.filter,
+      description: "Restricts the mutation's impact to records matching the criteria",
+    };
+    const atMostArg = {
+      type: new GraphQLNonNull(GraphQLInt),
+      defaultValue: 1,
+      description: "The maximum number of records in the collection permitted to be affected",
+    };
+    const collection = `${t.base}Collection`;
+    if (t.insertInput !== null && t.insertResponse !== null) {
+      fields[`insertInto${collection}`] = {
+        type: t.insertResponse,
+        description: `Adds one or more \`${t.base}\` records to the collection`,
+        args: { objects: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(t.insertInput))) } },
+        extensions: res({ kind: "insert", table: t.table }),
+      };
+    }
+    if (t.updateInput !== null && t.updateResponse !== null) {
+      fields[`update${collection}`] = {
+        type: new GraphQLNonNull(t.updateResponse),
+        description: `Updates zero or more records in the \`${t.base}\` collection`,
+        args: {
+          set: {
+            type: new GraphQLNonNull(t.updateInput),
+            description: "Fields that are set will be updated for all records matching the `filter`",
+          },
+          filter: filterArg,
+          atMost: atMostArg,
+        },
+        extensions: res({ kind: "update", table: t.table }),
+      };
+    }
+    if (t.deleteResponse !== null) {
+      fields[`deleteFrom${collection}`] = {
+        type: new GraphQLNonNull(t.deleteResponse),
+        description: `Deletes zero or more records from the \`${t.base}\` collection`,
+        args: { filter: filterArg, atMost: atMostArg },
+        extensions: res({ kind: "delete", table: t.table }),
+      };
+    }
+  }
+
+  /** Foreign keys (constraints and directives) whose both ends are exposed, seen from each end. */
+  private collectRelations(): void {
+    const add = (oid: number, r: Relation) => {
+      const list = this.relationsByTable.get(oid) ?? [];
+      list.push(r);
+      this.relationsByTable.set(oid, list);
+    };
+    const reverse: Relation[] = [];
+    for (const local of this.tables.values()) {
+      for (const fk of local.table.foreignKeys) {
+        const foreign = this.tables.get(fk.foreignTableOid);
+        if (foreign === undefined) continue;
+        if (!this.columnsVisible(local, fk.localColumns) || !this.columnsVisible(foreign, fk.foreignColumns)) continue;
+        add(local.table.oid, {
+          foreignKey: fk,
+          from: local.table,
+          to: foreign.table,
+          fromColumns: fk.localColumns,
+          toColumns: fk.foreignColumns,
+          cardinality: "toOne",
+        });
+        reverse.push({
+          foreignKey: fk,
+          from: foreign.table,
+          to: local.table,
+          fromColumns: fk.foreignColumns,
+          toColumns: fk.localColumns,
+          cardinality: isOneToOne(local.table, fk.localColumns) ? "toOne" : "toMany",
+        });
+      }
+    }
+    for (const r of reverse) add(r.from.oid, r);
+  }
+
+  private columnsVisible(t: TableTypes, names: readonly string[]): boolean {
+    return names.every((n) => t.columns.some((c) => c.name === n));
+  }
+
+  /** Computed fields, then relationships, after the node's own columns. */
+  private nodeExtraFields(t: TableTypes): GraphQLFieldConfigMap<unknown, unknown> {
+    const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+    const exposedTables = new Map([...this.tables].map(([oid, x]) => [oid, x.table]));
+    const computed = computedFunctions(t.table, this.catalog.functions, this.types, exposedTables);
+    for (const f of computed) {
+      const name = t.inflector.computedField(f.fn);
+      if (!isValidName(name) || fields[name] !== undefined) continue;
+      const field = this.functionField(f, t.inflector);
+      if (field === null) continue;
+      fields[name] = { ...field, extensions: res({ kind: "computed", table: t.table, fn: f.fn, returns: f.returns }) };
+    }
+    for (const relation of this.relationsByTable.get(t.table.oid) ?? []) {
+      const target = this.tables.get(relation.to.oid)!;
+      const fk: ForeignKey = relation.foreignKey;
+      const isLocalSide = relation.from.oid === fk.localTableOid && relation.fromColumns === fk.localColumns;
+      if (isLocalSide) {
+        const name = t.inflector.toOneLocal(fk, relation.to);
+        const nonNull =
+          !relation.to.rlsEnabled &&
+          fk.localColumns.every((n) => relation.from.columns.find((c) => c.name === n)?.notNull === true);
+        if (!isValidName(name) || fields[name] !== undefined) continue;
+        fields[name] = {
+          type: nonNull ? new GraphQLNonNull(target.node) : target.node,
+          extensions: res({ kind: "relation", relation }),
+        };
+      } else if (relation.cardinality === "toOne") {
+        const name = t.inflector.toLocalFromForeign(fk, relation.to, true);
+        if (!isValidName(name) || fields[name] !== undefined) continue;
+        fields[name] = { type: target.node, extensions: res({ kind: "relation", relation }) };
+      } else {
+        const name = t.inflector.toLocalFromForeign(fk, relation.to, false);
+        if (!isValidName(name) || fields[name] !== undefined) continue;
+        fields[name] = {
+          type: new GraphQLNonNull(target.connection),
+          args: connectionArgs(target, this.shared),
+          extensions: res({ kind: "connection", table: relation.to, relation }),
+        };
+      }
+    }
+    return fields;
+  }
+
+  /** A function as a field: its arguments and return type (without the resolution tag). */
+  private functionField(f: ExposedFunction, inflector: Inflector): GraphQLFieldConfig<unknown, unknown> | null {
+    const args: GraphQLFieldConfigArgumentMap = {};
+    for (const a of f.args) {
+      const type = this.input(a.shape);
+      if (type === null) return null;
+      const name = inflector.argument(a.arg.name);
+      if (!isValidName(name)) return null;
+      args[name] = {
+        type: a.arg.hasDefault ? type : new GraphQLNonNull(type),
+        extensions: { sqlDefault: a.arg.defaultSql, defaultValueText: a.defaultValue },
+      };
+    }
+    const description = f.fn.directives.description ?? null;
+    switch (f.returns.kind) {
+      case "scalar": {
+        const type = f.returnShape === null ? null : this.output(f.returnShape);
+        if (type === null) return null;
+        return { type, args, description };
+      }
+      case "node": {
+        const target = this.tables.get(f.returns.table.oid)!;
+        return { type: target.node, args, description };
+      }
+      case "connection": {
+        const target = this.tables.get(f.returns.table.oid)!;
+        return { type: target.connection, args: { ...args, ...connectionArgs(target, this.shared) }, description };
+      }
+      default: {
+        const never: never = f.returns;
+        throw new Error(`unexpected return ${JSON.stringify(never)}`);
+      }
+    }
+  }
+}
+
+function sortFields<T>(fields: Record<string, T>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const key of Object.keys(fields).sort()) out[key] = fields[key]!;
+  return out;
+}
+
+/** Two tables inflected to the same name would break the schema: the first one wins. */
+function dedupeByName(types: GraphQLNamedType[]): GraphQLNamedType[] {
+  const seen = new Set<string>();
+  return types.filter((t) => (seen.has(t.name) ? false : (seen.add(t.name), true)));
+}
+
+/** The catalog restricted to schemas that opted in to introspection. */
+function introspectable(catalog: Catalog): Catalog {
+  const open = new Set(catalog.schemas.filter((s) => s.directives.introspection).map((s) => s.name));
+  return {
+    ...catalog,
+    tables: catalog.tables.filter((t) => open.has(t.schema)),
+    functions: catalog.functions.filter((f) => open.has(f.schema)),
+    types: catalog.types.map((t) => (t.kind === "enum" && !open.has(t.schema) ? { ...t, exposed: false } : t)),
+  };
+}
 
 export function buildSchema(catalog: Catalog): ApiSchema {
-  const settings = catalog.schemas[0]?.directives ?? { inflectNames: false, maxRows: 30, introspection: false };
-  const query = new GraphQLObjectType({ name: "Query", fields: { placeholder: { type: GraphQLString } } });
-  const graphql = new GraphQLSchema({ query });
-  return { graphql, introspection: null, catalog, settings, loadError: catalog.loadError };
+  if (catalog.loadError !== null) {
+    const empty = new Builder({ ...catalog, tables: [], functions: [] }).build();
+    return { ...empty, loadError: catalog.loadError };
+  }
+  const api = new Builder(catalog).build();
+  const enabled = catalog.schemas.filter((s) => s.directives.introspection);
+  if (enabled.length === 0) return api;
+  if (enabled.length === catalog.schemas.length) return { ...api, introspection: api.graphql };
+  return { ...api, introspection: new Builder(introspectable(catalog)).build().graphql };
 }

@@ -1,0 +1,133 @@
+// Schema stage, functions: which PostgreSQL functions the API exposes and with what arguments.
+// Input: catalog functions + exposed tables; output: root (Query/Mutation) and computed field specs.
+
+import type { FunctionArg, PgFunction, Table } from "../catalog/model";
+import type { FunctionReturn } from "./resolution";
+import type { TypeMapper, TypeShape } from "./scalars";
+
+/** Schemas whose functions are never exposed. */
+const SYSTEM_SCHEMAS = new Set(["graphql", "graphql_public", "auth", "extensions", "pg_catalog", "information_schema"]);
+
+/** Argument names a connection-returning function may not use. */
+const CONNECTION_ARGS = new Set(["first", "last", "before", "after", "offset", "filter", "orderBy"]);
+
+export interface ExposedArg {
+  readonly arg: FunctionArg & { readonly name: string };
+  readonly shape: TypeShape;
+  /** Rendered GraphQL default value text (`"1"`, `"\"hello\""`), when the SQL default is a literal. */
+  readonly defaultValue: string | null;
+}
+
+export interface ExposedFunction {
+  readonly fn: PgFunction;
+  readonly args: readonly ExposedArg[];
+  readonly returns: FunctionReturn;
+  /** For scalar returns: the shape of the returned value. */
+  readonly returnShape: TypeShape | null;
+}
+
+/** True for shapes functions may take or return: no enums, no composites, no lists of those. */
+function plainShape(shape: TypeShape): boolean {
+  switch (shape.kind) {
+    case "scalar":
+      return true;
+    case "list":
+      return shape.element.kind === "scalar";
+    case "enum":
+    case "composite":
+    case "unsupported":
+      return false;
+    default: {
+      const never: never = shape;
+      throw new Error(`unexpected shape ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+function returnOf(fn: PgFunction, types: TypeMapper, tablesByOid: ReadonlyMap<number, Table>): FunctionReturn | null {
+  const t = types.get(fn.returnTypeOid);
+  if (t?.kind === "composite") {
+    const table = t.relationOid === null ? undefined : tablesByOid.get(t.relationOid);
+    if (table === undefined) return null;
+    if (fn.returnsSet && fn.rows !== 1) return { kind: "connection", table };
+    return { kind: "node", table };
+  }
+  if (fn.returnsSet) return null;
+  const shape = types.shape(fn.returnTypeOid);
+  if (!plainShape(shape)) return null;
+  return { kind: "scalar", typeOid: fn.returnTypeOid, isArray: shape.kind === "list" };
+}
+
+/** A literal SQL default as GraphQL prints it; null when it isn't a plain literal (or is NULL). */
+export function defaultValueText(sql: string): string | null {
+  const s = sql.trim();
+  if (/^-?\d+(\.\d+)?$/.test(s)) return s;
+  if (/^\(-?\d+(\.\d+)?\)$/.test(s)) return s.slice(1, -1);
+  if (s === "true" || s === "false") return s;
+  const quoted = /^'((?:[^']|'')*)'(?:::[\w\s."]+(?:\[\])?)?$/.exec(s);
+  if (quoted) {
+    const body = quoted[1]!.replace(/''/g, "'");
+    const cast = s.slice(quoted[0].indexOf("'", 1) + 1);
+    if (/^::(numeric|double precision|real|integer|bigint|smallint)$/.test(cast) && /^-?\d+(\.\d+)?$/.test(body)) {
+      return body;
+    }
+    if (/^::boolean$/.test(cast) && (body === "true" || body === "false")) return body;
+    return JSON.stringify(body);
+  }
+  return null;
+}
+
+export function exposedFunctions(
+  functions: readonly PgFunction[],
+  types: TypeMapper,
+  tablesByOid: ReadonlyMap<number, Table>,
+): ExposedFunction[] {
+  const out: ExposedFunction[] = [];
+  for (const fn of functions) {
+    if (SYSTEM_SCHEMAS.has(fn.schema) || fn.isOverloaded || fn.isVariadic || !fn.canExecute) continue;
+    if (fn.args.some((a) => a.name === null)) continue;
+    const returns = returnOf(fn, types, tablesByOid);
+    if (returns === null) continue;
+    const args: ExposedArg[] = [];
+    let ok = true;
+    fn.args.forEach((arg) => {
+      const shape = types.shape(arg.typeOid);
+      if (!plainShape(shape)) ok = false;
+      if (returns.kind === "connection" && CONNECTION_ARGS.has(arg.name!)) ok = false;
+      args.push({
+        arg: arg as FunctionArg & { name: string },
+        shape,
+        defaultValue: arg.defaultSql === null ? null : defaultValueText(arg.defaultSql),
+      });
+    });
+    if (!ok) continue;
+    const returnShape = returns.kind === "scalar" ? types.shape(fn.returnTypeOid) : null;
+    out.push({ fn, args, returns, returnShape });
+  }
+  return out;
+}
+
+/** Functions taking exactly one argument, the row type of `table`: its computed fields. */
+export function computedFunctions(
+  table: Table,
+  functions: readonly PgFunction[],
+  types: TypeMapper,
+  tablesByOid: ReadonlyMap<number, Table>,
+): ExposedFunction[] {
+  const out: ExposedFunction[] = [];
+  for (const fn of functions) {
+    if (fn.args.length !== 1 || !fn.canExecute || fn.isVariadic) continue;
+    const argType = types.get(fn.args[0]!.typeOid);
+    if (argType?.kind !== "composite" || argType.relationOid !== table.oid) continue;
+    const returns = returnOf(fn, types, tablesByOid);
+    if (returns === null) continue;
+    const returnShape = returns.kind === "scalar" ? types.shape(fn.returnTypeOid) : null;
+    out.push({ fn, args: [], returns, returnShape });
+  }
+  return out;
+}
+
+/** Root functions must not take a row type: those are computed fields. */
+export function takesRow(fn: PgFunction, types: TypeMapper): boolean {
+  return fn.args.some((a) => types.get(a.typeOid)?.kind === "composite");
+}

@@ -1,0 +1,105 @@
+// Schema stage, naming: every GraphQL name derived from a database name is made here.
+// Input: catalog entities + the schema's inflect_names setting; output: type and field names.
+
+import type { Column, ForeignKey, PgFunction, PgType, Table } from "../catalog/model";
+
+/** `account_holder` → `AccountHolder`; characters other than `_` are kept as they are. */
+export function pascalCase(name: string): string {
+  let out = "";
+  let upperNext = true;
+  for (const ch of name) {
+    if (ch === "_") {
+      upperNext = true;
+    } else if (upperNext) {
+      out += ch.toUpperCase();
+      upperNext = false;
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+/** `account_holder` → `accountHolder`. */
+export function camelCase(name: string): string {
+  const p = pascalCase(name);
+  return p.charAt(0).toLowerCase() + p.slice(1);
+}
+
+const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+
+/** Names the API cannot carry are left out of it rather than mangled. */
+export function isValidName(name: string): boolean {
+  return GRAPHQL_NAME.test(name) && !name.startsWith("__");
+}
+
+/** Names for one database schema; `inflect` is that schema's `inflect_names` directive. */
+export class Inflector {
+  constructor(private readonly inflect: boolean) {}
+
+  /** Base name of a table's types: `Account`, or the table name untouched without inflection. */
+  tableType(table: Table): string {
+    if (table.directives.name !== undefined) return table.directives.name;
+    return this.inflect ? pascalCase(table.name) : table.name;
+  }
+
+  /** Lower-camel form of the type name used for root fields: `accountCollection`, `accountByPk`. */
+  tableField(table: Table): string {
+    const typeName = this.tableType(table);
+    if (table.directives.name !== undefined || !this.inflect) {
+      return this.inflect ? typeName.charAt(0).toLowerCase() + typeName.slice(1) : typeName;
+    }
+    return camelCase(table.name);
+  }
+
+  column(column: Column): string {
+    if (column.directives.name !== undefined) return column.directives.name;
+    return this.inflect ? camelCase(column.name) : column.name;
+  }
+
+  /** Function arguments are inflected like columns. */
+  argument(name: string): string {
+    return this.inflect ? camelCase(name) : name;
+  }
+
+  /** Root function fields. */
+  function(fn: PgFunction): string {
+    if (fn.directives.name !== undefined) return fn.directives.name;
+    return this.inflect ? camelCase(fn.name) : fn.name;
+  }
+
+  /** Computed fields drop the conventional leading underscore: `_full_name` → `fullName`. */
+  computedField(fn: PgFunction): string {
+    if (fn.directives.name !== undefined) return fn.directives.name;
+    const bare = fn.name.replace(/^_+/, "");
+    return this.inflect ? camelCase(bare) : bare;
+  }
+
+  enumType(type: Extract<PgType, { kind: "enum" }>): string {
+    if (type.directives.name !== undefined) return type.directives.name;
+    return this.inflect ? pascalCase(type.name) : type.name;
+  }
+
+  /**
+   * The to-one field on the referencing table: a single `owner_id` / `ownerId` column names it
+   * `owner`; otherwise the referenced table's name is used.
+   */
+  toOneLocal(fk: ForeignKey, foreign: Table): string {
+    if (fk.foreignName !== undefined) return fk.foreignName;
+    const only = fk.localColumns.length === 1 ? fk.localColumns[0]! : null;
+    let base: string | null = null;
+    if (only !== null) {
+      if (only.endsWith("_id") && only.length > 3) base = only.slice(0, -3);
+      else if (only.endsWith("Id") && only.length > 2) base = only.slice(0, -2);
+    }
+    if (base === null) return this.tableField(foreign);
+    return this.inflect ? camelCase(base) : base;
+  }
+
+  /** The field on the referenced table: `blogCollection`, or `blog` for a one-to-one key. */
+  toLocalFromForeign(fk: ForeignKey, local: Table, oneToOne: boolean): string {
+    if (fk.localName !== undefined) return fk.localName;
+    const base = this.tableField(local);
+    return oneToOne ? base : `${base}Collection`;
+  }
+}

@@ -1,0 +1,407 @@
+// Schema stage, per-table types: one exposed table → its node, connection, edge, filter, order-by,
+// mutation input/response and aggregate types. Relationships and computed fields are added lazily.
+
+import {
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLString,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldConfigMap,
+  type GraphQLInputFieldConfigMap,
+  type GraphQLOutputType,
+} from "graphql";
+import type { Column, Table } from "../catalog/model";
+import type { Inflector } from "./inflection";
+import type { AggregateOp, InputResolution, Resolution, TypeSource } from "./resolution";
+import type { ScalarName, TypeShape } from "./scalars";
+import type { SharedTypes } from "./sharedTypes";
+
+export interface TableTypes {
+  readonly table: Table;
+  readonly inflector: Inflector;
+  /** Base type name, e.g. `BlogPost`. */
+  readonly base: string;
+  /** Base field name, e.g. `blogPost` (→ `blogPostCollection`, `blogPostByPk`). */
+  readonly fieldBase: string;
+  /** Columns the role may select and the API can represent, in attnum order. */
+  readonly columns: readonly Column[];
+  readonly node: GraphQLObjectType;
+  readonly connection: GraphQLObjectType;
+  readonly edge: GraphQLObjectType;
+  readonly filter: GraphQLInputObjectType;
+  readonly orderBy: GraphQLInputObjectType;
+  readonly insertInput: GraphQLInputObjectType | null;
+  readonly insertResponse: GraphQLObjectType | null;
+  readonly updateInput: GraphQLInputObjectType | null;
+  readonly updateResponse: GraphQLObjectType | null;
+  readonly deleteResponse: GraphQLObjectType | null;
+  readonly aggregate: GraphQLObjectType | null;
+  /** Every named type of this table, for the schema's type list. */
+  readonly all: readonly (GraphQLObjectType | GraphQLInputObjectType)[];
+}
+
+/** Resolves column shapes to graphql-js types; supplied by the builder (enums are shared). */
+export interface TypeResolver {
+  shape(column: Column): TypeShape;
+  /** Output type of a shape, or null when the API cannot represent it. */
+  output(shape: TypeShape): GraphQLOutputType | null;
+  enumType(shape: TypeShape & { kind: "enum" }): GraphQLEnumType;
+  enumFilter(shape: TypeShape & { kind: "enum" }): GraphQLInputObjectType;
+}
+
+const src = (source: TypeSource) => ({ source });
+const res = (resolution: Resolution) => ({ resolution });
+const inRes = (resolution: InputResolution) => ({ resolution });
+
+const AFFECTED_COUNT = "Count of the records impacted by the mutation";
+const RECORDS = "Array of records impacted by the mutation";
+
+/** The pagination/filter/order arguments of every collection field. */
+export function connectionArgs(t: TableTypes, shared: SharedTypes): GraphQLFieldConfigArgumentMap {
+  return {
+    first: { type: GraphQLInt, description: "Query the first `n` records in the collection" },
+    last: { type: GraphQLInt, description: "Query the last `n` records in the collection" },
+    before: { type: shared.scalars.Cursor, description: "Query values in the collection before the provided cursor" },
+    after: { type: shared.scalars.Cursor, description: "Query values in the collection after the provided cursor" },
+    offset: {
+      type: GraphQLInt,
+      description:
+        "Skip n values from the after cursor. Alternative to cursor pagination. Backward pagination not supported.",
+    },
+    filter: { type: t.filter, description: "Filters to apply to the results set when querying from the collection" },
+    orderBy: {
+      type: new GraphQLList(new GraphQLNonNull(t.orderBy)),
+      description: "Sort order to apply to the collection",
+    },
+  };
+}
+
+function scalarOf(shape: TypeShape): ScalarName | null {
+  return shape.kind === "scalar" ? shape.scalar : null;
+}
+
+const SUMMABLE: ReadonlySet<ScalarName> = new Set(["Int", "BigInt", "Float", "BigFloat"]);
+const COMPARABLE: ReadonlySet<ScalarName> = new Set([
+  "Int",
+  "BigInt",
+  "Float",
+  "BigFloat",
+  "String",
+  "Date",
+  "Time",
+  "Datetime",
+  "UUID",
+]);
+
+/**
+ * Builds the types of one table. `nodeFields` supplies the node type's fields beyond columns
+ * (relationships, computed fields), called lazily once every table's types exist.
+ */
+export function buildTableTypes(
+  table: Table,
+  inflector: Inflector,
+  shared: SharedTypes,
+  types: TypeResolver,
+  extraNodeFields: (t: TableTypes) => GraphQLFieldConfigMap<unknown, unknown>,
+): TableTypes {
+  const base = inflector.tableType(table);
+  const fieldBase = inflector.tableField(table);
+  const columns = table.columns.filter((c) => c.privileges.select && types.output(types.shape(c)) !== null);
+
+  const aggregateEnabled = table.directives.aggregate?.enabled === true;
+  const totalCountEnabled = table.directives.totalCount?.enabled === true;
+  const canInsert = table.privileges.insert || table.columns.some((c) => c.privileges.insert);
+  const canUpdate = table.privileges.update || table.columns.some((c) => c.privileges.update);
+  const canDelete = table.privileges.delete;
+
+  // Declared before the types so the field thunks can close over the finished record.
+  // eslint-disable-next-line prefer-const
+  let self: TableTypes;
+
+  const node = new GraphQLObjectType({
+    name: base,
+    description: table.directives.description ?? null,
+    interfaces: [shared.node],
+    fields: () => {
+      const fields: GraphQLFieldConfigMap<unknown, unknown> = {
+        nodeId: {
+          type: new GraphQLNonNull(shared.scalars.ID),
+          description: "Globally Unique Record Identifier",
+          extensions: res({ kind: "nodeId", table }),
+        },
+      };
+      for (const column of columns) {
+        const out = types.output(types.shape(column))!;
+        fields[inflector.column(column)] = {
+          type: column.notNull ? new GraphQLNonNull(out) : out,
+          description: column.directives.description ?? null,
+          extensions: res({ kind: "column", table, column }),
+        };
+      }
+      return { ...fields, ...extraNodeFields(self) };
+    },
+    extensions: src({ kind: "node", table }),
+  });
+
+  const edge = new GraphQLObjectType({
+    name: `${base}Edge`,
+    fields: () => ({
+      cursor: { type: new GraphQLNonNull(GraphQLString), extensions: res({ kind: "cursor" }) },
+      node: { type: new GraphQLNonNull(node), extensions: res({ kind: "edgeNode", table }) },
+    }),
+    extensions: src({ kind: "edge", table }),
+  });
+
+  const aggregate = aggregateEnabled ? buildAggregate(table, base, columns, inflector, shared, types) : null;
+
+  const connection = new GraphQLObjectType({
+    name: `${base}Connection`,
+    fields: () => {
+      const fields: GraphQLFieldConfigMap<unknown, unknown> = {
+        edges: {
+          type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(edge))),
+          extensions: res({ kind: "edges", table }),
+        },
+        pageInfo: { type: new GraphQLNonNull(shared.pageInfo), extensions: res({ kind: "pageInfo" }) },
+      };
+      if (totalCountEnabled) {
+        fields["totalCount"] = {
+          type: new GraphQLNonNull(GraphQLInt),
+          description: "The total number of records matching the `filter` criteria",
+          extensions: res({ kind: "totalCount" }),
+        };
+      }
+      if (aggregate !== null) {
+        fields["aggregate"] = {
+          type: aggregate.type,
+          description: `Aggregate functions calculated on the collection of \`${base}\``,
+          extensions: res({ kind: "aggregate", table }),
+        };
+      }
+      return fields;
+    },
+    extensions: src({ kind: "connection", table }),
+  });
+
+  const filter: GraphQLInputObjectType = new GraphQLInputObjectType({
+    name: `${base}Filter`,
+    fields: () => {
+      const fields: GraphQLInputFieldConfigMap = {};
+      for (const column of columns) {
+        const shape = types.shape(column);
+        let type: GraphQLInputObjectType | undefined;
+        if (shape.kind === "scalar") type = shared.scalarFilters.get(shape.scalar);
+        else if (shape.kind === "enum") type = types.enumFilter(shape);
+        else if (shape.kind === "list" && shape.element.kind === "scalar") type = shared.listFilters.get(shape.element.scalar);
+        if (type === undefined) continue;
+        fields[inflector.column(column)] = { type, extensions: inRes({ kind: "columnFilter", column }) };
+      }
+      fields["nodeId"] = { type: shared.scalarFilters.get("ID")!, extensions: inRes({ kind: "nodeIdFilter", table }) };
+      fields["and"] = {
+        type: new GraphQLList(new GraphQLNonNull(filter)),
+        description: "Returns true only if all its inner filters are true, otherwise returns false",
+        extensions: inRes({ kind: "filterAnd" }),
+      };
+      fields["or"] = {
+        type: new GraphQLList(new GraphQLNonNull(filter)),
+        description: "Returns true if at least one of its inner filters is true, otherwise returns false",
+        extensions: inRes({ kind: "filterOr" }),
+      };
+      fields["not"] = { type: filter, description: "Negates a filter", extensions: inRes({ kind: "filterNot" }) };
+      return fields;
+    },
+    extensions: src({ kind: "filter", table }),
+  });
+
+  const orderBy = new GraphQLInputObjectType({
+    name: `${base}OrderBy`,
+    fields: () => {
+      const fields: GraphQLInputFieldConfigMap = {};
+      for (const column of columns) {
+        const shape = types.shape(column);
+        if (!(shape.kind === "enum" || (shape.kind === "scalar" && shape.scalar !== "JSON"))) continue;
+        fields[inflector.column(column)] = {
+          type: shared.orderByDirection,
+          extensions: inRes({ kind: "orderByColumn", column }),
+        };
+      }
+      return fields;
+    },
+    extensions: src({ kind: "orderBy", table }),
+  });
+
+  const writable = (privilege: "insert" | "update") =>
+    table.columns.filter(
+      (c) => c.privileges[privilege] && !c.isSerial && !c.isGenerated && types.output(types.shape(c)) !== null,
+    );
+  const inputFields = (privilege: "insert" | "update") => () => {
+    const fields: GraphQLInputFieldConfigMap = {};
+    for (const column of writable(privilege)) {
+      const type = inputTypeOf(types.shape(column), shared, types);
+      if (type === null) continue;
+      fields[inflector.column(column)] = {
+        type,
+        extensions: inRes({ kind: privilege === "insert" ? "insertColumn" : "updateColumn", column }),
+      };
+    }
+    return fields;
+  };
+  const response = (kind: "insertResponse" | "updateResponse" | "deleteResponse", suffix: string) =>
+    new GraphQLObjectType({
+      name: `${base}${suffix}`,
+      fields: () => ({
+        affectedCount: {
+          type: new GraphQLNonNull(GraphQLInt),
+          description: AFFECTED_COUNT,
+          extensions: res({ kind: "affectedCount" }),
+        },
+        records: {
+          type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(node))),
+          description: RECORDS,
+          extensions: res({ kind: "records", table }),
+        },
+      }),
+      extensions: src({ kind, table }),
+    });
+
+  const insertInput = canInsert
+    ? new GraphQLInputObjectType({
+        name: `${base}InsertInput`,
+        fields: inputFields("insert"),
+        extensions: src({ kind: "insertInput", table }),
+      })
+    : null;
+  const updateInput = canUpdate
+    ? new GraphQLInputObjectType({
+        name: `${base}UpdateInput`,
+        fields: inputFields("update"),
+        extensions: src({ kind: "updateInput", table }),
+      })
+    : null;
+  const insertResponse = canInsert ? response("insertResponse", "InsertResponse") : null;
+  const updateResponse = canUpdate ? response("updateResponse", "UpdateResponse") : null;
+  const deleteResponse = canDelete ? response("deleteResponse", "DeleteResponse") : null;
+
+  const all = [
+    node,
+    connection,
+    edge,
+    filter,
+    orderBy,
+    insertInput,
+    insertResponse,
+    updateInput,
+    updateResponse,
+    deleteResponse,
+    ...(aggregate?.all ?? []),
+  ].filter((t): t is GraphQLObjectType | GraphQLInputObjectType => t !== null);
+
+  self = {
+    table,
+    inflector,
+    base,
+    fieldBase,
+    columns,
+    node,
+    connection,
+    edge,
+    filter,
+    orderBy,
+    insertInput,
+    insertResponse,
+    updateInput,
+    updateResponse,
+    deleteResponse,
+    aggregate: aggregate?.type ?? null,
+    all,
+  };
+  return self;
+}
+
+function inputTypeOf(
+  shape: TypeShape,
+  shared: SharedTypes,
+  types: TypeResolver,
+): GraphQLInputObjectType | GraphQLEnumType | GraphQLList<never> | typeof GraphQLInt | null {
+  switch (shape.kind) {
+    case "scalar":
+      return shared.scalars[shape.scalar] as typeof GraphQLInt;
+    case "enum":
+      return types.enumType(shape);
+    case "list": {
+      const element = inputTypeOf(shape.element, shared, types);
+      return element === null ? null : (new GraphQLList(element) as GraphQLList<never>);
+    }
+    case "composite":
+    case "unsupported":
+      return null;
+    default: {
+      const never: never = shape;
+      throw new Error(`unexpected shape ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+function buildAggregate(
+  table: Table,
+  base: string,
+  columns: readonly Column[],
+  inflector: Inflector,
+  shared: SharedTypes,
+  types: TypeResolver,
+): { type: GraphQLObjectType; all: GraphQLObjectType[] } {
+  const results: GraphQLObjectType[] = [];
+  const opType = (op: AggregateOp, suffix: string, description: string, eligible: ReadonlySet<ScalarName>) => {
+    const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+    for (const column of columns) {
+      const scalar = scalarOf(types.shape(column));
+      if (scalar === null || !eligible.has(scalar)) continue;
+      let out: ScalarName = scalar;
+      if (op === "avg") out = "BigFloat";
+      else if (op === "sum") out = scalar === "Int" || scalar === "BigInt" ? "BigInt" : scalar === "Float" ? "Float" : "BigFloat";
+      fields[inflector.column(column)] = {
+        type: shared.scalars[out],
+        description: `${description} of ${inflector.column(column)}`,
+        extensions: res({ kind: "aggregateColumn", op, column }),
+      };
+    }
+    if (Object.keys(fields).length === 0) return null;
+    const type = new GraphQLObjectType({
+      name: `${base}${suffix}AggregateResult`,
+      fields,
+      extensions: src({ kind: "aggregateFields", table, op }),
+    });
+    results.push(type);
+    return type;
+  };
+  const sum = opType("sum", "Sum", "Sum", SUMMABLE);
+  const avg = opType("avg", "Avg", "Average", SUMMABLE);
+  const min = opType("min", "Min", "Minimum", COMPARABLE);
+  const max = opType("max", "Max", "Maximum", COMPARABLE);
+  const fields: GraphQLFieldConfigMap<unknown, unknown> = {
+    count: {
+      type: new GraphQLNonNull(GraphQLInt),
+      description: "The number of records matching the query",
+      extensions: res({ kind: "aggregateCount" }),
+    },
+  };
+  const add = (name: AggregateOp, type: GraphQLObjectType | null, description: string) => {
+    if (type !== null) {
+      fields[name] = { type, description, extensions: res({ kind: "aggregateOp", op: name, table }) };
+    }
+  };
+  add("sum", sum, "Summation aggregates for `" + base + "`");
+  add("avg", avg, "Average aggregates for `" + base + "`");
+  add("min", min, "Minimum aggregates for comparable fields");
+  add("max", max, "Maximum aggregates for comparable fields");
+  const type = new GraphQLObjectType({
+    name: `${base}Aggregate`,
+    fields,
+    extensions: src({ kind: "aggregate", table }),
+  });
+  return { type, all: [type, ...results] };
+}
