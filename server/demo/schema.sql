@@ -1,6 +1,6 @@
 -- Demo schema loaded by `pg-graphql-server setup --demo` (and by the `demo` command): a small
 -- blog whose rows row level security narrows per role, with introspection enabled for GraphiQL.
-comment on schema public is e'@graphql({"introspection": true})';
+comment on schema public is e'@graphql({"inflect_names": true, "introspection": true})';
 
 create table if not exists public.account (
   id serial primary key,
