@@ -63,6 +63,18 @@ export function planNode(
         }
         break;
       }
+      case "connection": {
+        // A one-to-many relationship, tagged as a connection that carries its relation.
+        const rel = resolution.relation;
+        if (!rel || !(childType instanceof GraphQLObjectType)) throw unknownFieldError(f.name, type.name, style);
+        out.push({
+          kind: "toMany",
+          key: f.responseKey,
+          relation: rel,
+          connection: planConnection(ctx, childType, rel.to, f.selectionSets, args, def, { kind: "table" }),
+        });
+        break;
+      }
       case "computed": {
         const r = resolution.returns;
         switch (r.kind) {

@@ -1,0 +1,85 @@
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, type TestDatabase } from "../harness/db";
+import { resolveInNode } from "./nodeResolve";
+
+describe("read queries", () => {
+  let db: TestDatabase;
+  let client: pg.Client;
+  beforeAll(async () => {
+    db = await freshDatabase();
+    client = await db.connect();
+    await client.query(`
+      comment on schema public is '@graphql({"inflect_names": true})';
+      create table account(id int primary key, email text not null, is_verified bool);
+      create table blog(id serial primary key, owner_id int not null references account(id), name text not null, tags text[]);
+      insert into account values (1, 'a@x.com', true), (2, 'b@x.com', true), (3, 'c@x.com', false);
+      insert into blog(owner_id, name, tags) values (1, 'Blog 1', '{tech}'), (2, 'Blog 2', '{tech,travel}'), (2, 'Blog 3', null), (3, 'Blog 4', '{travel}');
+    `);
+  });
+  afterAll(async () => db.drop());
+
+  const ask = async (query: string, variables: Record<string, unknown> = {}) => (await resolveInNode(client, query, variables)).response;
+
+  it("reads a collection with nested relations in one statement per root field", async () => {
+    const { response, statements } = await resolveInNode(
+      client,
+      `{ accountCollection(first: 2) { edges { node { id email blogCollection { edges { node { name owner { id } } } } } } } }`,
+    );
+    expect(response.errors).toBeUndefined();
+    expect(statements).toHaveLength(1);
+    expect(response).toEqual({
+      data: {
+        accountCollection: {
+          edges: [
+            { node: { id: 1, email: "a@x.com", blogCollection: { edges: [{ node: { name: "Blog 1", owner: { id: 1 } } }] } } },
+            {
+              node: {
+                id: 2,
+                email: "b@x.com",
+                blogCollection: { edges: [{ node: { name: "Blog 2", owner: { id: 2 } } }, { node: { name: "Blog 3", owner: { id: 2 } } }] },
+              },
+            },
+          ],
+        },
+      },
+    });
+  });
+
+  it("filters, orders and pages", async () => {
+    const r = await ask(`{ blogCollection(filter: {or: [{name: {eq: "Blog 4"}}, {id: {in: [1, 2]}}]}, orderBy: [{id: DescNullsLast}], first: 2) {
+      pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id } } } }`);
+    expect(r.data.blogCollection.edges.map((e: any) => e.node.id)).toEqual([4, 2]);
+    expect(r.data.blogCollection.pageInfo.hasNextPage).toBe(true);
+    const next = await ask(`query($c: Cursor) { blogCollection(orderBy: [{id: DescNullsLast}], first: 2, after: $c) { edges { node { id } } } }`, {
+      c: r.data.blogCollection.pageInfo.endCursor,
+    });
+    expect(next.data.blogCollection.edges.map((e: any) => e.node.id)).toEqual([1]);
+  });
+
+  it("reads by primary key and by node id", async () => {
+    const r = await ask(`{ accountByPk(id: 2) { id nodeId } }`);
+    expect(r.data.accountByPk.id).toBe(2);
+    const n = await ask(`query($n: ID!) { node(nodeId: $n) { ... on Account { email } } }`, { n: r.data.accountByPk.nodeId });
+    expect(n).toEqual({ data: { node: { email: "b@x.com" } } });
+  });
+
+  it("answers user errors with pg_graphql's texts", async () => {
+    expect(await ask(`{ accountCollection(first: 1, last: 1) { totalCount } }`)).toEqual({
+      data: null,
+      errors: [{ message: 'only one of "first" and "last" may be provided' }],
+    });
+    expect(await ask(`{ accountCollection { edges { node { dneField } } } }`)).toEqual({
+      data: null,
+      errors: [{ message: "Unknown field 'dneField' on type 'Account'" }],
+    });
+  });
+
+  it("binds hostile variable values without changing the SQL text", async () => {
+    const q = `query($e: String) { accountCollection(filter: {email: {eq: $e}}) { edges { node { id } } } }`;
+    const a = await resolveInNode(client, q, { e: "a@x.com" });
+    const b = await resolveInNode(client, q, { e: "'; drop table account; --" });
+    expect(b.statements[0]!.sql).toBe(a.statements[0]!.sql);
+    expect(b.response).toEqual({ data: { accountCollection: { edges: [] } } });
+  });
+});
