@@ -10,6 +10,8 @@ export interface RunFigures {
   p99Ms: number;
   requests: number;
   failures: number;
+  /** What the first failed request answered, to say why in the report. */
+  firstFailure?: string | undefined;
 }
 
 export interface HttpTarget {
@@ -39,7 +41,7 @@ function luaString(s: string): string {
   return `[${level}[${s}]${level}]`;
 }
 
-function wrkScript(target: HttpTarget, maxRequests: number): string {
+export function wrkScript(target: HttpTarget, maxRequests: number): string {
   const headers = Object.entries(target.headers)
     .map(([k, v]) => `wrk.headers[ ${luaString(k)} ] = ${luaString(v)}`)
     .join("\n");
@@ -51,15 +53,24 @@ local threads = {}
 function setup(thread) table.insert(threads, thread) end
 count = 0
 bad = 0
+firstbad = ""
 function response(status, headers, body)
   count = count + 1
-  if status ~= 200 or string.find(body, '"errors"', 1, true) then bad = bad + 1 end
+  if status ~= 200 or string.find(body, '"errors"', 1, true) then
+    bad = bad + 1
+    if firstbad == "" then firstbad = status .. " " .. string.sub(body, 1, 300) end
+  end
   if count >= ${maxRequests} then wrk.thread:stop() end
 end
 function done(summary, latency, requests)
   local b = 0
   local n = 0
-  for _, t in ipairs(threads) do b = b + t:get("bad"); n = n + t:get("count") end
+  for _, t in ipairs(threads) do
+    b = b + t:get("bad")
+    n = n + t:get("count")
+    local fb = t:get("firstbad")
+    if fb ~= "" then io.write("BENCHBAD " .. string.gsub(fb, "\\n", " ") .. "\\n") end
+  end
   local e = summary.errors
   io.write(string.format('BENCHJSON {"requests":%d,"counted":%d,"durationUs":%d,"p50Us":%d,"p99Us":%d,"errors":%d,"bad":%d}\\n',
     summary.requests, n, summary.duration, latency:percentile(50), latency:percentile(99),
@@ -78,7 +89,9 @@ export function wrkRun(target: HttpTarget, clients: number, bounds: Bounds, work
     { encoding: "utf8", timeout: (bounds.seconds + 30) * 1000 },
   );
   if (out.status !== 0) throw new Error(`wrk failed: ${out.stderr || out.stdout}`);
-  const line = out.stdout.split("\n").find((l) => l.startsWith("BENCHJSON "));
+  const lines = out.stdout.split("\n");
+  const line = lines.find((l) => l.startsWith("BENCHJSON "));
+  const firstBad = lines.find((l) => l.startsWith("BENCHBAD "));
   if (!line) throw new Error(`wrk printed no figures:\n${out.stdout}`);
   const r = JSON.parse(line.slice("BENCHJSON ".length)) as {
     requests: number; counted: number; durationUs: number; p50Us: number; p99Us: number; errors: number; bad: number;
@@ -89,6 +102,7 @@ export function wrkRun(target: HttpTarget, clients: number, bounds: Bounds, work
     p99Ms: r.p99Us / 1000,
     requests: r.counted,
     failures: r.errors + r.bad,
+    firstFailure: firstBad?.slice("BENCHBAD ".length) ?? (r.errors > 0 ? `${r.errors} socket errors or timeouts` : undefined),
   };
 }
 

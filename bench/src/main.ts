@@ -205,6 +205,8 @@ async function main(): Promise<number> {
             if (q.kind === "write") await reset();
             figures.push(oneRun(r, q, clients, { seconds, maxRequests: maxRequestsPerRun }));
           }
+          const failure = figures.find((f) => f.firstFailure)?.firstFailure;
+          if (failure) log(`${q.name} ${r.engine.label} @${clients}: a request failed: ${failure}`);
           const cell: Cell = {
             rps: median(figures.map((f) => f.rps)),
             p50Ms: median(figures.map((f) => f.p50Ms)),
