@@ -2,7 +2,7 @@
 // BENCH_RUNS, BENCH_WARMUP, BENCH_ENGINES, BENCH_QUERIES). Output: results.md and
 // throughput.png in bench/report/ (and a copy under bench/.out/), the table on stdout, and a
 // non-zero exit when any engine's answer differs from the hand-written SQL's.
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { installStatementStats, statementsPerRequest } from "./backendStats";
@@ -25,7 +25,8 @@ import { measureColdStart, measureMemory } from "./coldStart";
 const knob = (name: string, fallback: number): number => {
   const raw = process.env[name];
   const value = raw === undefined || raw === "" ? fallback : Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  // pgbench and wrk take whole seconds.
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number`);
   return value;
 };
 const list = (name: string): string[] | undefined => process.env[name]?.split(",").map((s) => s.trim()).filter(Boolean);
@@ -198,12 +199,19 @@ async function main(): Promise<number> {
       for (const r of checked) {
         const row: Row = { query: q, engine: r.engine.id, byClients: new Map(), statements: statements.get(`${r.engine.id}/${q.name}`) };
         for (const clients of clientLevels) {
-          if (q.kind === "write") await reset();
-          oneRun(r, q, clients, { seconds: warmup, maxRequests: maxRequestsPerRun });
           const figures: RunFigures[] = [];
-          for (let i = 0; i < runs; i++) {
+          try {
             if (q.kind === "write") await reset();
-            figures.push(oneRun(r, q, clients, { seconds, maxRequests: maxRequestsPerRun }));
+            oneRun(r, q, clients, { seconds: warmup, maxRequests: maxRequestsPerRun });
+            for (let i = 0; i < runs; i++) {
+              if (q.kind === "write") await reset();
+              figures.push(oneRun(r, q, clients, { seconds, maxRequests: maxRequestsPerRun }));
+            }
+          } catch (e) {
+            const message = (e as Error).message.split("\n").slice(0, 3).join(" ");
+            log(`${q.name} ${r.engine.label} @${clients}: the load run failed: ${message}`);
+            notes.push(`${r.engine.label}, ${q.title} at ${clients} client(s): the load run failed (${message}).`);
+            continue;
           }
           const failure = figures.find((f) => f.firstFailure)?.firstFailure;
           if (failure) log(`${q.name} ${r.engine.label} @${clients}: a request failed: ${failure}`);
@@ -251,10 +259,12 @@ async function main(): Promise<number> {
     const reportDir = join(benchDir, "report");
     mkdirSync(reportDir, { recursive: true });
     const plotted = renderPlot(report, workDir, join(outDir, "throughput.png"));
-    const markdown = renderMarkdown(report, plotted ? "report/throughput.png" : undefined);
+    // results.md sits beside the plot; the README one folder up.
+    const markdown = renderMarkdown(report, plotted ? "throughput.png" : undefined);
     writeFileSync(join(outDir, "results.md"), markdown);
     writeFileSync(join(reportDir, "results.md"), markdown);
     if (plotted) copyFileSync(join(outDir, "throughput.png"), join(reportDir, "throughput.png"));
+    updateReadme(join(benchDir, "README.md"), renderMarkdown(report, plotted ? "report/throughput.png" : undefined));
     process.stdout.write(`${markdown}\n`);
     log(`written: ${join("bench", "report", "results.md")}${plotted ? " and throughput.png" : ""}`);
   } finally {
@@ -274,6 +284,22 @@ async function main(): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+/** Replaces the README's latest-results section (between its markers) with this run's table. */
+function updateReadme(path: string, markdown: string): void {
+  const start = "<!-- latest-results:start -->";
+  const end = "<!-- latest-results:end -->";
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return;
+  }
+  const i = text.indexOf(start);
+  const j = text.indexOf(end);
+  if (i < 0 || j < i) return;
+  writeFileSync(path, `${text.slice(0, i + start.length)}\n${markdown}\n${text.slice(j)}`);
 }
 
 main().then(
