@@ -1,0 +1,362 @@
+// Schema stage, introspection: answers `__schema` and `__type` selections from the ApiSchema,
+// the way pg_graphql does (its scalar descriptions, types in name order, only @include/@skip).
+
+import {
+  GraphQLEnumType,
+  GraphQLInputObjectType,
+  GraphQLInterfaceType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLScalarType,
+  GraphQLUnionType,
+  Kind,
+  astFromValue,
+  print,
+  valueFromASTUntyped,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLInputField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type GraphQLType,
+  type SelectionSetNode,
+  type ValueNode,
+} from "graphql";
+import type { ApiSchema } from "./apiSchema";
+import { SCALAR_DESCRIPTIONS, type ScalarName } from "./scalars";
+
+export interface IntrospectionContext {
+  readonly variables: Readonly<Record<string, unknown>>;
+  readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** What each introspection object is, so fields resolve against the right thing. */
+type Meta =
+  | { readonly kind: "__Schema"; readonly schema: GraphQLSchema }
+  | { readonly kind: "__Type"; readonly type: GraphQLType }
+  | { readonly kind: "__Field"; readonly field: GraphQLField<unknown, unknown> }
+  | { readonly kind: "__InputValue"; readonly value: GraphQLArgument | GraphQLInputField }
+  | { readonly kind: "__EnumValue"; readonly name: string; readonly description: string | null }
+  | { readonly kind: "__Directive"; readonly directive: DirectiveInfo };
+
+interface DirectiveInfo {
+  readonly name: string;
+  readonly description: string;
+}
+
+/** pg_graphql supports and lists only these two directives. */
+const DIRECTIVES: readonly DirectiveInfo[] = [
+  { name: "include", description: "This field or fragment will be included only when the `if` argument is true." },
+  { name: "skip", description: "This field or fragment will be skipped when the `if` argument is true." },
+];
+const DIRECTIVE_LOCATIONS = ["FIELD", "FRAGMENT_SPREAD", "INLINE_FRAGMENT"];
+
+/** True when `__schema` / `__type` are fields of Query for this schema (some schema opted in). */
+export function introspectionEnabled(api: ApiSchema): boolean {
+  return api.introspection !== null;
+}
+
+/**
+ * Resolves one root `__schema` or `__type` field (aliases are the caller's business). Throws if
+ * introspection is disabled: callers check introspectionEnabled() first and report the field as
+ * unknown, as pg_graphql does.
+ */
+export function resolveIntrospectionField(api: ApiSchema, field: FieldNode, ctx: IntrospectionContext): Json {
+  const schema = api.introspection;
+  if (schema === null) throw new Error("introspection is disabled for this schema");
+  switch (field.name.value) {
+    case "__schema":
+      return resolveObject({ kind: "__Schema", schema }, field.selectionSet, ctx, schema);
+    case "__type": {
+      const name = argumentValue(field, "name", ctx);
+      const type = typeof name === "string" ? visibleType(schema, name) : undefined;
+      return type === undefined ? null : resolveObject({ kind: "__Type", type }, field.selectionSet, ctx, schema);
+    }
+    default:
+      throw new Error(`not an introspection field: ${field.name.value}`);
+  }
+}
+
+function argumentValue(field: FieldNode, name: string, ctx: IntrospectionContext): unknown {
+  const arg = field.arguments?.find((a) => a.name.value === name);
+  return arg === undefined ? undefined : valueFromASTUntyped(arg.value, ctx.variables as Record<string, unknown>);
+}
+
+/** graphql-js adds its own directives' types; a type not reachable as pg_graphql's is hidden. */
+function visibleType(schema: GraphQLSchema, name: string): GraphQLNamedType | undefined {
+  return schema.getTypeMap()[name];
+}
+
+function sortedTypes(schema: GraphQLSchema): GraphQLNamedType[] {
+  return Object.values(schema.getTypeMap()).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function isIncluded(node: { directives?: readonly { name: { value: string }; arguments?: readonly { name: { value: string }; value: ValueNode }[] }[] }, ctx: IntrospectionContext): boolean {
+  for (const d of node.directives ?? []) {
+    const ifArg = d.arguments?.find((a) => a.name.value === "if");
+    const value = ifArg === undefined ? undefined : valueFromASTUntyped(ifArg.value, ctx.variables as Record<string, unknown>);
+    if (d.name.value === "skip" && value === true) return false;
+    if (d.name.value === "include" && value === false) return false;
+  }
+  return true;
+}
+
+/** Fields of a selection set by response key, fragments expanded, in first-seen order. */
+function collectFields(
+  selectionSet: SelectionSetNode,
+  typeName: string,
+  ctx: IntrospectionContext,
+  out: Map<string, FieldNode[]> = new Map(),
+  visited: Set<string> = new Set(),
+): Map<string, FieldNode[]> {
+  for (const selection of selectionSet.selections) {
+    if (!isIncluded(selection, ctx)) continue;
+    switch (selection.kind) {
+      case Kind.FIELD: {
+        const key = selection.alias?.value ?? selection.name.value;
+        const list = out.get(key) ?? [];
+        list.push(selection);
+        out.set(key, list);
+        break;
+      }
+      case Kind.INLINE_FRAGMENT: {
+        const cond = selection.typeCondition?.name.value;
+        if (cond === undefined || cond === typeName) collectFields(selection.selectionSet, typeName, ctx, out, visited);
+        break;
+      }
+      case Kind.FRAGMENT_SPREAD: {
+        const name = selection.name.value;
+        const fragment = ctx.fragments[name];
+        if (fragment === undefined || visited.has(name)) break;
+        visited.add(name);
+        if (fragment.typeCondition.name.value === typeName) {
+          collectFields(fragment.selectionSet, typeName, ctx, out, visited);
+        }
+        break;
+      }
+      default: {
+        const never: never = selection;
+        throw new Error(`unexpected selection ${JSON.stringify(never)}`);
+      }
+    }
+  }
+  return out;
+}
+
+/** Several nodes for one response key merge their sub-selections. */
+function mergedSelection(nodes: readonly FieldNode[]): SelectionSetNode | undefined {
+  const sets = nodes.map((n) => n.selectionSet).filter((s): s is SelectionSetNode => s !== undefined);
+  if (sets.length === 0) return undefined;
+  if (sets.length === 1) return sets[0];
+  return { kind: Kind.SELECTION_SET, selections: sets.flatMap((s) => s.selections) };
+}
+
+function resolveObject(
+  meta: Meta,
+  selectionSet: SelectionSetNode | undefined,
+  ctx: IntrospectionContext,
+  schema: GraphQLSchema,
+): Json {
+  if (selectionSet === undefined) return null;
+  const result: { [key: string]: Json } = {};
+  for (const [key, nodes] of collectFields(selectionSet, meta.kind, ctx)) {
+    const node = nodes[0]!;
+    const name = node.name.value;
+    if (name === "__typename") {
+      result[key] = meta.kind;
+      continue;
+    }
+    const sub = mergedSelection(nodes);
+    const value = fieldValue(meta, name, schema);
+    result[key] = toJson(value, sub, ctx, schema);
+  }
+  return result;
+}
+
+/** A resolved field: plain JSON, or introspection objects still to be selected from. */
+type Value = Json | Meta | readonly Meta[];
+
+function isMeta(v: unknown): v is Meta {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as { kind?: unknown }).kind === "string" &&
+    String((v as { kind: string }).kind).startsWith("__");
+}
+
+function toJson(value: Value, sub: SelectionSetNode | undefined, ctx: IntrospectionContext, schema: GraphQLSchema): Json {
+  if (Array.isArray(value)) {
+    return value.map((v) => (isMeta(v) ? resolveObject(v, sub, ctx, schema) : (v as Json)));
+  }
+  if (isMeta(value)) return resolveObject(value, sub, ctx, schema);
+  return value as Json;
+}
+
+function typeKind(type: GraphQLType): string {
+  if (type instanceof GraphQLNonNull) return "NON_NULL";
+  if (type instanceof GraphQLList) return "LIST";
+  if (type instanceof GraphQLScalarType) return "SCALAR";
+  if (type instanceof GraphQLObjectType) return "OBJECT";
+  if (type instanceof GraphQLInterfaceType) return "INTERFACE";
+  if (type instanceof GraphQLUnionType) return "UNION";
+  if (type instanceof GraphQLEnumType) return "ENUM";
+  if (type instanceof GraphQLInputObjectType) return "INPUT_OBJECT";
+  throw new Error("unknown graphql-js type");
+}
+
+function typeDescription(type: GraphQLNamedType): string | null {
+  if (type instanceof GraphQLScalarType && type.name in SCALAR_DESCRIPTIONS) {
+    return SCALAR_DESCRIPTIONS[type.name as ScalarName];
+  }
+  return type.description ?? null;
+}
+
+function defaultValueText(value: GraphQLArgument | GraphQLInputField): string | null {
+  const ext = value.extensions as { defaultValueText?: string | null } | undefined;
+  if (ext?.defaultValueText !== undefined) return ext.defaultValueText;
+  if (value.defaultValue === undefined) return null;
+  const ast = astFromValue(value.defaultValue, value.type);
+  return ast === null || ast === undefined ? null : print(ast);
+}
+
+function fieldValue(meta: Meta, name: string, schema: GraphQLSchema): Value {
+  switch (meta.kind) {
+    case "__Schema":
+      switch (name) {
+        case "description":
+          return null;
+        case "types":
+          return sortedTypes(schema).map((type) => ({ kind: "__Type", type }) as const);
+        case "queryType":
+          return { kind: "__Type", type: schema.getQueryType()! };
+        case "mutationType": {
+          const m = schema.getMutationType();
+          return m ? { kind: "__Type", type: m } : null;
+        }
+        case "subscriptionType":
+          return null;
+        case "directives":
+          return DIRECTIVES.map((directive) => ({ kind: "__Directive", directive }) as const);
+        default:
+          return null;
+      }
+    case "__Type":
+      return typeField(meta.type, name, schema);
+    case "__Field":
+      switch (name) {
+        case "name":
+          return meta.field.name;
+        case "description":
+          return meta.field.description ?? null;
+        case "args":
+          return meta.field.args.map((value) => ({ kind: "__InputValue", value }) as const);
+        case "type":
+          return { kind: "__Type", type: meta.field.type };
+        case "isDeprecated":
+          return false;
+        case "deprecationReason":
+          return null;
+        default:
+          return null;
+      }
+    case "__InputValue":
+      switch (name) {
+        case "name":
+          return meta.value.name;
+        case "description":
+          return meta.value.description ?? null;
+        case "type":
+          return { kind: "__Type", type: meta.value.type };
+        case "defaultValue":
+          return defaultValueText(meta.value);
+        case "isDeprecated":
+          return false;
+        case "deprecationReason":
+          return null;
+        default:
+          return null;
+      }
+    case "__EnumValue":
+      switch (name) {
+        case "name":
+          return meta.name;
+        case "description":
+          return meta.description;
+        case "isDeprecated":
+          return false;
+        case "deprecationReason":
+          return null;
+        default:
+          return null;
+      }
+    case "__Directive":
+      switch (name) {
+        case "name":
+          return meta.directive.name;
+        case "description":
+          return meta.directive.description;
+        case "locations":
+          return DIRECTIVE_LOCATIONS;
+        case "isRepeatable":
+          return false;
+        case "args": {
+          const directive = schema.getDirective(meta.directive.name);
+          return (directive?.args ?? []).map((value) => ({ kind: "__InputValue", value }) as const);
+        }
+        default:
+          return null;
+      }
+    default: {
+      const never: never = meta;
+      throw new Error(`unexpected meta ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+function typeField(type: GraphQLType, name: string, schema: GraphQLSchema): Value {
+  const named = type instanceof GraphQLNonNull || type instanceof GraphQLList ? null : type;
+  switch (name) {
+    case "kind":
+      return typeKind(type);
+    case "name":
+      return named?.name ?? null;
+    case "description":
+      return named === null ? null : typeDescription(named);
+    case "specifiedByURL":
+      return null;
+    case "fields":
+      if (named instanceof GraphQLObjectType || named instanceof GraphQLInterfaceType) {
+        return Object.values(named.getFields()).map((field) => ({ kind: "__Field", field }) as const);
+      }
+      return null;
+    case "interfaces":
+      if (named instanceof GraphQLObjectType) {
+        return named.getInterfaces().map((t) => ({ kind: "__Type", type: t }) as const);
+      }
+      return named instanceof GraphQLInterfaceType ? [] : null;
+    case "possibleTypes":
+      if (named instanceof GraphQLInterfaceType || named instanceof GraphQLUnionType) {
+        return schema.getPossibleTypes(named).map((t) => ({ kind: "__Type", type: t }) as const);
+      }
+      return null;
+    case "enumValues":
+      if (named instanceof GraphQLEnumType) {
+        return named.getValues().map((v) => ({ kind: "__EnumValue", name: v.name, description: v.description ?? null }) as const);
+      }
+      return null;
+    case "inputFields":
+      if (named instanceof GraphQLInputObjectType) {
+        return Object.values(named.getFields()).map((value) => ({ kind: "__InputValue", value }) as const);
+      }
+      return null;
+    case "ofType":
+      if (type instanceof GraphQLNonNull || type instanceof GraphQLList) return { kind: "__Type", type: type.ofType };
+      return null;
+    case "isOneOf":
+      return named instanceof GraphQLInputObjectType ? false : null;
+    default:
+      return null;
+  }
+}
