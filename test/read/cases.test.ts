@@ -1,0 +1,48 @@
+// The pg_regress read cases, answered by the Node-side pipeline (see caseRunner.ts). Runs when
+// PG_GRAPHQL_CASES names a cases directory (sql/, expected/, fixtures.sql, read-cases.txt).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, type TestDatabase } from "../harness/db";
+import { runCase, splitStatements, STUB_SQL } from "./caseRunner";
+
+const dir = process.env["PG_GRAPHQL_CASES"];
+const names = dir ? readFileSync(join(dir, "read-cases.txt"), "utf8").split(/\s+/).filter(Boolean) : [];
+const only = process.env["PG_GRAPHQL_CASE"];
+
+describe.skipIf(!dir)("read cases through the Node pipeline", () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await freshDatabase();
+  });
+  afterAll(async () => db.drop());
+
+  for (const name of names.filter((n) => !only || only.split(",").includes(n))) {
+    it(name, async () => {
+      const client = await db.connect();
+      try {
+        // Raw text for json, jsonb and bool, as psql prints them.
+        for (const oid of [114, 3802, 16]) client.setTypeParser(oid, (v: string) => v);
+        await client.query("drop schema if exists graphql cascade; drop schema public cascade; create schema public; grant all on schema public to public;");
+        await client.query(STUB_SQL);
+        await client.query(readFileSync("sql/20_helpers.sql", "utf8"));
+        for (const st of splitStatements(readFileSync(join(dir!, "fixtures.sql"), "utf8"))) {
+          if (/extension/.test(st)) continue;
+          await client.query(st);
+        }
+        const result = await runCase(
+          client,
+          name,
+          readFileSync(join(dir!, "sql", name + ".sql"), "utf8"),
+          readFileSync(join(dir!, "expected", name + ".out"), "utf8"),
+        );
+        await client.query("rollback").catch(() => {});
+        expect(result.mismatches).toEqual([]);
+        expect(result.compared).toBeGreaterThan(0);
+        expect(result.unmatched).toBe(0);
+      } finally {
+        await client.end();
+      }
+    });
+  }
+});
