@@ -29,7 +29,7 @@ test: install
 	npx vitest run
 
 demo: install
-	node scripts/demo.mjs
+	node server/bin.js demo
 
 bench: install
 	$(MAKE) -C bench
