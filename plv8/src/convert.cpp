@@ -1,0 +1,547 @@
+// Conversion stage: PostgreSQL Datums <-> JavaScript values, following PLV8's mapping
+// (int8 as BigInt, json parsed, jsonb structural, bytea as Uint8Array, rows as objects).
+#include <cmath>
+
+#include "plv8.h"
+
+extern "C" {
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/datetime.h"
+#include "utils/fmgrprotos.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+#include "utils/typcache.h"
+#include "datatype/timestamp.h"
+}
+
+namespace plv8 {
+
+namespace {
+
+const double kEpochOffsetMs = (double)(POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * 86400000.0;
+
+TypeKind KindOfBuiltin(Oid typid) {
+	switch (typid) {
+		case BOOLOID: return TypeKind::Bool;
+		case INT2OID: return TypeKind::Int2;
+		case INT4OID: return TypeKind::Int4;
+		case INT8OID: return TypeKind::Int8;
+		case OIDOID: return TypeKind::Oid;
+		case FLOAT4OID: return TypeKind::Float4;
+		case FLOAT8OID: return TypeKind::Float8;
+		case NUMERICOID: return TypeKind::Numeric;
+		case TEXTOID:
+		case VARCHAROID:
+		case BPCHAROID: return TypeKind::Text;
+		case JSONOID: return TypeKind::Json;
+		case JSONBOID: return TypeKind::Jsonb;
+		case BYTEAOID: return TypeKind::Bytea;
+		case DATEOID: return TypeKind::Date;
+		case TIMESTAMPOID: return TypeKind::Timestamp;
+		case TIMESTAMPTZOID: return TypeKind::TimestampTz;
+		case VOIDOID: return TypeKind::Void;
+		case RECORDOID: return TypeKind::Record;
+		default: return TypeKind::Other;
+	}
+}
+
+char *TypeName(Oid typid) {
+	HeapTuple tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(typid));
+	if (!HeapTupleIsValid(tup)) return nullptr;
+	char *name = pstrdup(NameStr(reinterpret_cast<Form_pg_type>(GETSTRUCT(tup))->typname));
+	ReleaseSysCache(tup);
+	return name;
+}
+
+void EnsureIo(TypeInfo *ti) {
+	if (ti->io_ready) return;
+	Oid infn, outfn;
+	bool varlena;
+	getTypeInputInfo(ti->typid, &infn, &ti->ioparam);
+	getTypeOutputInfo(ti->typid, &outfn, &varlena);
+	fmgr_info_cxt(infn, &ti->in, ti->cxt);
+	fmgr_info_cxt(outfn, &ti->out, ti->cxt);
+	ti->io_ready = true;
+}
+
+}  // namespace
+
+void TypeInfoInit(TypeInfo *ti, Oid typid, int32 typmod, MemoryContext cxt) {
+	memset(ti, 0, sizeof(*ti));
+	ti->typid = typid;
+	ti->typmod = typmod;
+	ti->cxt = cxt;
+	get_typlenbyvalalign(typid, &ti->len, &ti->byval, &ti->align);
+	ti->kind = KindOfBuiltin(typid);
+	if (ti->kind != TypeKind::Other) return;
+
+	char typtype = get_typtype(typid);
+	if (typtype == TYPTYPE_DOMAIN) {
+		char *name = TypeName(typid);
+		if (name != nullptr) {
+			Oid elem = InvalidOid;
+			if (strcmp(name, "plv8_int2array") == 0) elem = INT2OID;
+			else if (strcmp(name, "plv8_int4array") == 0) elem = INT4OID;
+			else if (strcmp(name, "plv8_float4array") == 0) elem = FLOAT4OID;
+			else if (strcmp(name, "plv8_float8array") == 0) elem = FLOAT8OID;
+			if (elem != InvalidOid) {
+				ti->kind = TypeKind::TypedArray;
+				ti->typed_elem = elem;
+				ti->elem = TypeInfoNew(elem, -1, cxt);
+				return;
+			}
+		}
+		// Other domains convert as their base type; input goes through the domain's own
+		// input function so that its constraints hold.
+		int32 basemod = typmod;
+		Oid base = getBaseTypeAndTypmod(typid, &basemod);
+		TypeKind k = KindOfBuiltin(base);
+		if (k != TypeKind::Other && k != TypeKind::Record && k != TypeKind::Void) {
+			ti->kind = k;
+			ti->domain = true;
+			return;
+		}
+		typid = base;
+		typtype = get_typtype(base);
+	}
+	if (typtype == TYPTYPE_COMPOSITE) {
+		ti->kind = TypeKind::Composite;
+		return;
+	}
+	Oid elem = get_element_type(typid);
+	if (elem != InvalidOid && ti->len == -1) {
+		ti->kind = TypeKind::Array;
+		ti->elem = TypeInfoNew(elem, typmod, cxt);
+	}
+}
+
+TypeInfo *TypeInfoNew(Oid typid, int32 typmod, MemoryContext cxt) {
+	TypeInfo *ti = static_cast<TypeInfo *>(MemoryContextAlloc(cxt, sizeof(TypeInfo)));
+	TypeInfoInit(ti, typid, typmod, cxt);
+	return ti;
+}
+
+TypeInfo **AttrTypeInfos(TupleDesc desc, MemoryContext cxt) {
+	TypeInfo **attrs = static_cast<TypeInfo **>(MemoryContextAllocZero(cxt, sizeof(TypeInfo *) * (desc->natts + 1)));
+	for (int i = 0; i < desc->natts; i++) {
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		if (att->attisdropped) continue;
+		attrs[i] = TypeInfoNew(att->atttypid, att->atttypmod, cxt);
+	}
+	return attrs;
+}
+
+// ---------------------------------------------------------------------------
+// Datum -> JavaScript
+
+static v8::MaybeLocal<v8::Value> OutputString(Env *env, Datum value, TypeInfo *ti) {
+	char *s = nullptr;
+	if (!PgTry(env, [&] {
+		    EnsureIo(ti);
+		    s = OutputFunctionCall(&ti->out, value);
+	    }))
+		return {};
+	v8::Local<v8::Value> out = NewString(env->isolate, s);
+	pfree(s);
+	return out;
+}
+
+static v8::MaybeLocal<v8::Value> CompositeToJs(Env *env, Datum value, TypeInfo *ti) {
+	HeapTupleHeader th = nullptr;
+	TupleDesc desc = nullptr;
+	TypeInfo **attrs = nullptr;
+	bool cached = false;
+	if (!PgTry(env, [&] {
+		    th = DatumGetHeapTupleHeader(value);
+		    Oid typid = HeapTupleHeaderGetTypeId(th);
+		    int32 typmod = HeapTupleHeaderGetTypMod(th);
+		    if (ti->kind == TypeKind::Composite && ti->tupdesc != nullptr && ti->tupdesc->tdtypeid == typid &&
+		        ti->tupdesc->tdtypmod == typmod) {
+			    cached = true;
+			    return;
+		    }
+		    TupleDesc d = lookup_rowtype_tupdesc(typid, typmod);
+		    if (ti->kind == TypeKind::Composite && typid != RECORDOID) {
+			    MemoryContext old = MemoryContextSwitchTo(ti->cxt);
+			    ti->tupdesc = CreateTupleDescCopy(d);
+			    MemoryContextSwitchTo(old);
+			    ti->attrs = AttrTypeInfos(ti->tupdesc, ti->cxt);
+			    cached = true;
+		    } else {
+			    desc = CreateTupleDescCopy(d);
+			    attrs = AttrTypeInfos(desc, CurrentMemoryContext);
+		    }
+		    ReleaseTupleDesc(d);
+	    }))
+		return {};
+	if (cached) {
+		desc = ti->tupdesc;
+		attrs = ti->attrs;
+	}
+	HeapTupleData tuple;
+	tuple.t_len = HeapTupleHeaderGetDatumLength(th);
+	ItemPointerSetInvalid(&tuple.t_self);
+	tuple.t_tableOid = InvalidOid;
+	tuple.t_data = th;
+	v8::Local<v8::Object> obj;
+	if (!TupleToJs(env, &tuple, desc, attrs, nullptr).ToLocal(&obj)) return {};
+	return obj;
+}
+
+v8::MaybeLocal<v8::Value> ToJs(Env *env, Datum value, bool isnull, TypeInfo *ti) {
+	v8::Isolate *isolate = env->isolate;
+	if (isnull) return v8::Null(isolate);
+	v8::Local<v8::Context> cx = isolate->GetCurrentContext();
+	switch (ti->kind) {
+		case TypeKind::Bool: return v8::Boolean::New(isolate, DatumGetBool(value));
+		case TypeKind::Int2: return v8::Integer::New(isolate, DatumGetInt16(value));
+		case TypeKind::Int4: return v8::Integer::New(isolate, DatumGetInt32(value));
+		case TypeKind::Int8: return v8::BigInt::New(isolate, DatumGetInt64(value));
+		case TypeKind::Oid: return v8::Integer::NewFromUnsigned(isolate, DatumGetObjectId(value));
+		case TypeKind::Float4: return v8::Number::New(isolate, DatumGetFloat4(value));
+		case TypeKind::Float8: return v8::Number::New(isolate, DatumGetFloat8(value));
+		case TypeKind::Numeric: {
+			double d = 0;
+			if (!PgTry(env, [&] { d = DatumGetFloat8(DirectFunctionCall1(numeric_float8, value)); })) return {};
+			return v8::Number::New(isolate, d);
+		}
+		case TypeKind::Text:
+		case TypeKind::Json: {
+			struct varlena *t = nullptr;
+			if (!PgTry(env, [&] { t = pg_detoast_datum_packed(reinterpret_cast<struct varlena *>(DatumGetPointer(value))); }))
+				return {};
+			v8::Local<v8::String> s = NewString(isolate, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+			if (ti->kind == TypeKind::Text) return s;
+			v8::Local<v8::Value> parsed;
+			if (!v8::JSON::Parse(cx, s).ToLocal(&parsed)) return {};
+			return parsed;
+		}
+		case TypeKind::Jsonb: {
+			char *text = nullptr;
+			if (!PgTry(env, [&] { text = DatumGetCString(DirectFunctionCall1(jsonb_out, value)); })) return {};
+			v8::Local<v8::Value> parsed;
+			if (!v8::JSON::Parse(cx, NewString(isolate, text)).ToLocal(&parsed)) return {};
+			pfree(text);
+			return parsed;
+		}
+		case TypeKind::Bytea: {
+			struct varlena *t = nullptr;
+			if (!PgTry(env, [&] { t = pg_detoast_datum_packed(reinterpret_cast<struct varlena *>(DatumGetPointer(value))); }))
+				return {};
+			size_t n = VARSIZE_ANY_EXHDR(t);
+			v8::Local<v8::ArrayBuffer> ab = v8::ArrayBuffer::New(isolate, n);
+			if (n > 0) memcpy(ab->GetBackingStore()->Data(), VARDATA_ANY(t), n);
+			return v8::Uint8Array::New(ab, 0, n);
+		}
+		case TypeKind::Date: {
+			DateADT d = DatumGetDateADT(value);
+			double ms = DATE_NOT_FINITE(d) ? NAN : (double)d * 86400000.0 + kEpochOffsetMs;
+			return v8::Date::New(cx, ms);
+		}
+		case TypeKind::Timestamp:
+		case TypeKind::TimestampTz: {
+			Timestamp ts = DatumGetTimestamp(value);
+			double ms = TIMESTAMP_NOT_FINITE(ts) ? NAN : (double)ts / 1000.0 + kEpochOffsetMs;
+			return v8::Date::New(cx, ms);
+		}
+		case TypeKind::Array: {
+			Datum *elems = nullptr;
+			bool *nulls = nullptr;
+			int n = 0;
+			TypeInfo *et = ti->elem;
+			if (!PgTry(env, [&] {
+				    ArrayType *arr = DatumGetArrayTypeP(value);
+				    deconstruct_array(arr, ARR_ELEMTYPE(arr), et->len, et->byval, et->align, &elems, &nulls, &n);
+			    }))
+				return {};
+			v8::Local<v8::Array> out = v8::Array::New(isolate, n);
+			for (int i = 0; i < n; i++) {
+				v8::Local<v8::Value> v;
+				if (!ToJs(env, elems[i], nulls[i], et).ToLocal(&v)) return {};
+				if (out->Set(cx, i, v).IsNothing()) return {};
+			}
+			return out;
+		}
+		case TypeKind::TypedArray: {
+			ArrayType *arr = nullptr;
+			if (!PgTry(env, [&] { arr = DatumGetArrayTypeP(value); })) return {};
+			if (ARR_NDIM(arr) > 1 || ARR_HASNULL(arr)) {
+				ThrowJsError(isolate, "NULL element, or multi-dimension array not allowed in external array type");
+				return {};
+			}
+			int n = ARR_NDIM(arr) == 0 ? 0 : ARR_DIMS(arr)[0];
+			size_t width = ti->elem->len;
+			v8::Local<v8::ArrayBuffer> ab = v8::ArrayBuffer::New(isolate, n * width);
+			if (n > 0) memcpy(ab->GetBackingStore()->Data(), ARR_DATA_PTR(arr), n * width);
+			switch (ti->typed_elem) {
+				case INT2OID: return v8::Int16Array::New(ab, 0, n);
+				case INT4OID: return v8::Int32Array::New(ab, 0, n);
+				case FLOAT4OID: return v8::Float32Array::New(ab, 0, n);
+				default: return v8::Float64Array::New(ab, 0, n);
+			}
+		}
+		case TypeKind::Composite:
+		case TypeKind::Record: return CompositeToJs(env, value, ti);
+		case TypeKind::Void: return v8::Undefined(isolate);
+		case TypeKind::Other: return OutputString(env, value, ti);
+	}
+	pg_unreachable();
+}
+
+v8::MaybeLocal<v8::Object> TupleToJs(Env *env, HeapTuple tuple, TupleDesc desc, TypeInfo **attrs,
+                                     v8::Local<v8::String> *names) {
+	v8::Isolate *isolate = env->isolate;
+	v8::Local<v8::Context> cx = isolate->GetCurrentContext();
+	v8::Local<v8::Object> obj = v8::Object::New(isolate);
+	for (int i = 0; i < desc->natts; i++) {
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		if (att->attisdropped) continue;
+		bool isnull;
+		Datum d = heap_getattr(tuple, i + 1, desc, &isnull);
+		v8::Local<v8::Value> v;
+		if (!ToJs(env, d, isnull, attrs[i]).ToLocal(&v)) return {};
+		v8::Local<v8::String> key = names ? names[i] : NewString(isolate, NameStr(att->attname));
+		if (obj->Set(cx, key, v).IsNothing()) return {};
+	}
+	return obj;
+}
+
+// ---------------------------------------------------------------------------
+// JavaScript -> Datum
+
+static bool Lexical(Env *env, v8::Local<v8::Value> value, TypeInfo *ti, Datum *out) {
+	bool ok;
+	std::string s = ToStdString(env->isolate, value, &ok);
+	if (!ok) return false;
+	const char *cs = s.c_str();
+	return PgTry(env, [&] {
+		EnsureIo(ti);
+		*out = InputFunctionCall(&ti->in, const_cast<char *>(cs), ti->ioparam, ti->typmod);
+	});
+}
+
+static bool StringifyJson(Env *env, v8::Local<v8::Value> value, std::string *out, bool *isnull) {
+	v8::Isolate *isolate = env->isolate;
+	v8::Local<v8::Context> cx = isolate->GetCurrentContext();
+	v8::Local<v8::Function> f = env->json_stringify.Get(isolate);
+	v8::Local<v8::Value> r;
+	if (!f->Call(cx, v8::Undefined(isolate), 1, &value).ToLocal(&r)) return false;
+	if (r->IsUndefined()) {
+		*isnull = true;
+		return true;
+	}
+	bool ok;
+	*out = ToStdString(isolate, r, &ok);
+	return ok;
+}
+
+static bool BytesOf(v8::Local<v8::Value> value, const char **data, size_t *len) {
+	if (value->IsArrayBufferView()) {
+		v8::Local<v8::ArrayBufferView> view = value.As<v8::ArrayBufferView>();
+		std::shared_ptr<v8::BackingStore> bs = view->Buffer()->GetBackingStore();
+		*data = static_cast<const char *>(bs->Data()) + view->ByteOffset();
+		*len = view->ByteLength();
+		return true;
+	}
+	if (value->IsArrayBuffer()) {
+		std::shared_ptr<v8::BackingStore> bs = value.As<v8::ArrayBuffer>()->GetBackingStore();
+		*data = static_cast<const char *>(bs->Data());
+		*len = bs->ByteLength();
+		return true;
+	}
+	return false;
+}
+
+bool ObjectToTuple(Env *env, v8::Local<v8::Value> value, TupleDesc desc, TypeInfo **attrs, HeapTuple *out,
+                   bool strict_names) {
+	v8::Isolate *isolate = env->isolate;
+	v8::Local<v8::Context> cx = isolate->GetCurrentContext();
+	if (!value->IsObject()) {
+		ThrowJsError(isolate, "argument must be an object");
+		return false;
+	}
+	v8::Local<v8::Object> obj = value.As<v8::Object>();
+	Datum *values = static_cast<Datum *>(palloc0(sizeof(Datum) * (desc->natts + 1)));
+	bool *nulls = static_cast<bool *>(palloc0(sizeof(bool) * (desc->natts + 1)));
+	for (int i = 0; i < desc->natts; i++) {
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		nulls[i] = true;
+		if (att->attisdropped) continue;
+		v8::Local<v8::String> key = NewString(isolate, NameStr(att->attname));
+		if (strict_names) {
+			v8::Maybe<bool> has = obj->Has(cx, key);
+			if (has.IsNothing()) return false;
+			if (!has.FromJust()) {
+				ThrowJsError(isolate, "field name / property name mismatch");
+				return false;
+			}
+		}
+		v8::Local<v8::Value> v;
+		if (!obj->Get(cx, key).ToLocal(&v)) return false;
+		if (!ToDatum(env, v, attrs[i], &values[i], &nulls[i])) return false;
+	}
+	return PgTry(env, [&] { *out = heap_form_tuple(desc, values, nulls); });
+}
+
+static bool CompositeToDatum(Env *env, v8::Local<v8::Value> value, TypeInfo *ti, Datum *out) {
+	if (ti->tupdesc == nullptr) {
+		if (!PgTry(env, [&] {
+			    TupleDesc d = lookup_rowtype_tupdesc_domain(ti->typid, ti->typmod, false);
+			    MemoryContext old = MemoryContextSwitchTo(ti->cxt);
+			    ti->tupdesc = CreateTupleDescCopy(d);
+			    MemoryContextSwitchTo(old);
+			    ti->attrs = AttrTypeInfos(ti->tupdesc, ti->cxt);
+			    ReleaseTupleDesc(d);
+		    }))
+			return false;
+	}
+	HeapTuple tuple;
+	if (!ObjectToTuple(env, value, ti->tupdesc, ti->attrs, &tuple, true)) return false;
+	*out = HeapTupleGetDatum(tuple);
+	return true;
+}
+
+static bool ToDatumBase(Env *env, v8::Local<v8::Value> value, TypeInfo *ti, Datum *out, bool *isnull);
+
+bool ToDatum(Env *env, v8::Local<v8::Value> value, TypeInfo *ti, Datum *out, bool *isnull) {
+	if (!ToDatumBase(env, value, ti, out, isnull)) return false;
+	if (!ti->domain) return true;
+	Datum d = *out;
+	bool n = *isnull;
+	return PgTry(env, [&] { domain_check(d, n, ti->typid, &ti->domain_extra, ti->cxt); });
+}
+
+static bool ToDatumBase(Env *env, v8::Local<v8::Value> value, TypeInfo *ti, Datum *out, bool *isnull) {
+	v8::Isolate *isolate = env->isolate;
+	v8::Local<v8::Context> cx = isolate->GetCurrentContext();
+	*isnull = false;
+	*out = (Datum)0;
+	if (ti->kind == TypeKind::Void) return true;
+	if (value->IsUndefined() || value->IsNull()) {
+		*isnull = true;
+		return true;
+	}
+	switch (ti->kind) {
+		case TypeKind::Bool:
+			*out = BoolGetDatum(value->BooleanValue(isolate));
+			return true;
+		case TypeKind::Int2:
+		case TypeKind::Int4:
+		case TypeKind::Oid:
+		case TypeKind::Int8:
+		case TypeKind::Float4:
+		case TypeKind::Float8:
+			if (value->IsNumber() || value->IsBoolean() || value->IsNumberObject()) {
+				double d;
+				if (!value->NumberValue(cx).To(&d)) return false;
+				switch (ti->kind) {
+					case TypeKind::Int2: *out = Int16GetDatum(static_cast<int16>(std::trunc(d))); break;
+					case TypeKind::Int4: *out = Int32GetDatum(static_cast<int32>(std::trunc(d))); break;
+					case TypeKind::Oid: *out = ObjectIdGetDatum(static_cast<Oid>(std::trunc(d))); break;
+					case TypeKind::Int8: *out = Int64GetDatum(static_cast<int64>(std::trunc(d))); break;
+					case TypeKind::Float4: *out = Float4GetDatum(static_cast<float4>(d)); break;
+					default: *out = Float8GetDatum(d); break;
+				}
+				return true;
+			}
+			if (value->IsBigInt() && ti->kind == TypeKind::Int8) {
+				bool lossless;
+				*out = Int64GetDatum(value.As<v8::BigInt>()->Int64Value(&lossless));
+				if (lossless) return true;
+			}
+			return Lexical(env, value, ti, out);
+		case TypeKind::Numeric:
+			if (value->IsNumber()) {
+				double d = value.As<v8::Number>()->Value();
+				return PgTry(env, [&] { *out = DirectFunctionCall1(float8_numeric, Float8GetDatum(d)); });
+			}
+			return Lexical(env, value, ti, out);
+		case TypeKind::Text: {
+			bool ok;
+			std::string s = ToStdString(isolate, value, &ok);
+			if (!ok) return false;
+			*out = PointerGetDatum(cstring_to_text_with_len(s.data(), s.size()));
+			return true;
+		}
+		case TypeKind::Json: {
+			std::string s;
+			if (!StringifyJson(env, value, &s, isnull)) return false;
+			if (!*isnull) *out = PointerGetDatum(cstring_to_text_with_len(s.data(), s.size()));
+			return true;
+		}
+		case TypeKind::Jsonb: {
+			std::string s;
+			if (!StringifyJson(env, value, &s, isnull)) return false;
+			if (*isnull) return true;
+			const char *cs = s.c_str();
+			return PgTry(env, [&] { *out = DirectFunctionCall1(jsonb_in, CStringGetDatum(cs)); });
+		}
+		case TypeKind::Bytea: {
+			const char *data;
+			size_t len;
+			if (BytesOf(value, &data, &len)) {
+				bytea *b = static_cast<bytea *>(palloc(len + VARHDRSZ));
+				SET_VARSIZE(b, len + VARHDRSZ);
+				if (len > 0) memcpy(VARDATA(b), data, len);
+				*out = PointerGetDatum(b);
+				return true;
+			}
+			return Lexical(env, value, ti, out);
+		}
+		case TypeKind::Date:
+		case TypeKind::Timestamp:
+		case TypeKind::TimestampTz:
+			if (value->IsDate()) {
+				double ms = value.As<v8::Date>()->ValueOf();
+				if (std::isnan(ms)) {
+					*isnull = true;
+					return true;
+				}
+				if (ti->kind == TypeKind::Date) {
+					*out = DateADTGetDatum(static_cast<DateADT>(std::floor((ms - kEpochOffsetMs) / 86400000.0)));
+				} else {
+					*out = TimestampGetDatum(static_cast<Timestamp>(std::llround((ms - kEpochOffsetMs) * 1000.0)));
+				}
+				return true;
+			}
+			return Lexical(env, value, ti, out);
+		case TypeKind::Array:
+		case TypeKind::TypedArray: {
+			if (!value->IsArray() && !(ti->kind == TypeKind::TypedArray && value->IsTypedArray())) {
+				ThrowJsError(isolate, "value is not an Array");
+				return false;
+			}
+			v8::Local<v8::Object> arr = value.As<v8::Object>();
+			uint32_t n;
+			if (value->IsArray()) n = value.As<v8::Array>()->Length();
+			else n = static_cast<uint32_t>(value.As<v8::TypedArray>()->Length());
+			Datum *elems = static_cast<Datum *>(palloc(sizeof(Datum) * (n + 1)));
+			bool *nulls = static_cast<bool *>(palloc(sizeof(bool) * (n + 1)));
+			TypeInfo *et = ti->elem;
+			for (uint32_t i = 0; i < n; i++) {
+				v8::Local<v8::Value> v;
+				if (!arr->Get(cx, i).ToLocal(&v)) return false;
+				if (!ToDatum(env, v, et, &elems[i], &nulls[i])) return false;
+			}
+			Oid elemtype = ti->kind == TypeKind::TypedArray ? ti->typed_elem : et->typid;
+			return PgTry(env, [&] {
+				int dims[1] = {static_cast<int>(n)};
+				int lbs[1] = {1};
+				*out = PointerGetDatum(construct_md_array(elems, nulls, n == 0 ? 0 : 1, dims, lbs, elemtype, et->len,
+				                                          et->byval, et->align));
+			});
+		}
+		case TypeKind::Composite:
+			if (value->IsObject() && !value->IsString()) return CompositeToDatum(env, value, ti, out);
+			return Lexical(env, value, ti, out);
+		case TypeKind::Record:
+		case TypeKind::Other: return Lexical(env, value, ti, out);
+		case TypeKind::Void: return true;
+	}
+	pg_unreachable();
+}
+
+}  // namespace plv8

@@ -1,0 +1,537 @@
+// Function stage: pg_proc rows -> compiled JavaScript functions (cached per user environment
+// and recompiled when the row changes), and the call paths for functions, triggers, set-
+// returning functions, procedures and DO blocks.
+#include <map>
+#include <unordered_map>
+
+#include "plv8.h"
+
+extern "C" {
+#include "catalog/pg_proc.h"
+#include "commands/trigger.h"
+#include "nodes/parsenodes.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/syscache.h"
+#include "windowapi.h"
+}
+
+namespace plv8 {
+
+CallState *current_call = nullptr;
+
+namespace {
+
+struct FnInfo {
+	Oid oid;
+	TransactionId xmin;
+	ItemPointerData tid;
+	MemoryContext cxt;
+	char *proname;
+	char *source;
+	char prokind;
+	int nargs;            // input arguments
+	Oid *argtypes;
+	TypeInfo **args;      // null entries for polymorphic arguments
+	char **argnames;
+	Oid rettype;
+	TypeInfo *ret;        // null for polymorphic / set / trigger results
+	bool retset;
+	bool is_trigger;
+	bool has_out;
+};
+
+struct Compiled {
+	TransactionId xmin;
+	ItemPointerData tid;
+	v8::Global<v8::Function> fn;
+};
+
+std::unordered_map<Oid, FnInfo *> fn_infos;
+std::map<std::pair<Env *, Oid>, Compiled *> compiled;
+
+const char *kTriggerArgs[] = {"NEW", "OLD", "TG_NAME", "TG_WHEN", "TG_LEVEL", "TG_OP",
+                              "TG_RELID", "TG_TABLE_NAME", "TG_TABLE_SCHEMA", "TG_ARGV"};
+
+// Reads (or re-reads after CREATE OR REPLACE) a function's catalog row. May raise errors.
+FnInfo *GetFnInfo(Oid fn_oid) {
+	HeapTuple tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn_oid));
+	if (!HeapTupleIsValid(tup)) elog(ERROR, "cache lookup failed for function %u", fn_oid);
+	auto it = fn_infos.find(fn_oid);
+	if (it != fn_infos.end()) {
+		FnInfo *info = it->second;
+		if (info->xmin == HeapTupleHeaderGetRawXmin(tup->t_data) && ItemPointerEquals(&info->tid, &tup->t_self)) {
+			ReleaseSysCache(tup);
+			return info;
+		}
+		// The old entry may still be in use by an outer call; it stays allocated.
+		fn_infos.erase(it);
+	}
+	Form_pg_proc proc = reinterpret_cast<Form_pg_proc>(GETSTRUCT(tup));
+	MemoryContext cxt = AllocSetContextCreate(TopMemoryContext, "plv8 function", ALLOCSET_SMALL_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	FnInfo *info = static_cast<FnInfo *>(palloc0(sizeof(FnInfo)));
+	info->oid = fn_oid;
+	info->xmin = HeapTupleHeaderGetRawXmin(tup->t_data);
+	info->tid = tup->t_self;
+	info->cxt = cxt;
+	info->proname = pstrdup(NameStr(proc->proname));
+	bool isnull;
+	Datum src = SysCacheGetAttr(PROCOID, tup, Anum_pg_proc_prosrc, &isnull);
+	info->source = isnull ? pstrdup("") : TextDatumGetCString(src);
+	info->prokind = proc->prokind;
+	info->rettype = proc->prorettype;
+	info->retset = proc->proretset;
+	info->is_trigger = proc->prorettype == TRIGGEROID;
+
+	Oid *types;
+	char **names;
+	char *modes;
+	int total = get_func_arg_info(tup, &types, &names, &modes);
+	info->argtypes = static_cast<Oid *>(palloc0(sizeof(Oid) * (total + 1)));
+	info->argnames = static_cast<char **>(palloc0(sizeof(char *) * (total + 1)));
+	info->args = static_cast<TypeInfo **>(palloc0(sizeof(TypeInfo *) * (total + 1)));
+	int n = 0;
+	for (int i = 0; i < total; i++) {
+		char mode = modes ? modes[i] : PROARGMODE_IN;
+		if (mode == PROARGMODE_OUT || mode == PROARGMODE_TABLE) {
+			info->has_out = true;
+			continue;
+		}
+		info->argtypes[n] = types[i];
+		if (names && names[i] && names[i][0]) info->argnames[n] = pstrdup(names[i]);
+		else info->argnames[n] = psprintf("$%d", n + 1);
+		if (!IsPolymorphicType(types[i])) info->args[n] = TypeInfoNew(types[i], -1, cxt);
+		n++;
+	}
+	info->nargs = n;
+	if (!info->retset && !info->is_trigger && !IsPolymorphicType(info->rettype) &&
+	    !(info->rettype == RECORDOID && info->has_out))
+		info->ret = TypeInfoNew(info->rettype, -1, cxt);
+	MemoryContextSwitchTo(old);
+	ReleaseSysCache(tup);
+	fn_infos[fn_oid] = info;
+	return info;
+}
+
+std::string FunctionSource(FnInfo *info) {
+	std::string s = "(function (";
+	if (info->is_trigger) {
+		for (int i = 0; i < 10; i++) {
+			if (i) s += ", ";
+			s += kTriggerArgs[i];
+		}
+	} else {
+		for (int i = 0; i < info->nargs; i++) {
+			if (i) s += ", ";
+			s += info->argnames[i];
+		}
+	}
+	s += ") {\n";
+	s += info->source;
+	s += "\n})";
+	return s;
+}
+
+// Compiles `(function (args) {\n body \n})`, line numbers counted from the body.
+v8::MaybeLocal<v8::Function> Compile(Env *env, const std::string &source, const char *name) {
+	v8::Isolate *isolate = env->isolate;
+	v8::Local<v8::Context> cx = isolate->GetCurrentContext();
+	v8::ScriptOrigin origin(isolate, NewString(isolate, name), -1, 0);
+	v8::Local<v8::Script> script;
+	if (!v8::Script::Compile(cx, NewString(isolate, source.c_str(), (int)source.size()), &origin).ToLocal(&script))
+		return {};
+	v8::Local<v8::Value> v;
+	if (!script->Run(cx).ToLocal(&v)) return {};
+	if (!v->IsFunction()) {
+		ThrowJsError(isolate, "function body did not compile to a function");
+		return {};
+	}
+	return v.As<v8::Function>();
+}
+
+v8::MaybeLocal<v8::Function> CompiledFor(Env *env, FnInfo *info) {
+	v8::Isolate *isolate = env->isolate;
+	auto key = std::make_pair(env, info->oid);
+	auto it = compiled.find(key);
+	if (it != compiled.end()) {
+		Compiled *c = it->second;
+		if (c->xmin == info->xmin && ItemPointerEquals(&c->tid, &info->tid)) return c->fn.Get(isolate);
+		c->fn.Reset();
+		delete c;
+		compiled.erase(it);
+	}
+	v8::Local<v8::Function> fn;
+	if (!Compile(env, FunctionSource(info), info->proname).ToLocal(&fn)) return {};
+	Compiled *c = new Compiled();
+	c->xmin = info->xmin;
+	c->tid = info->tid;
+	c->fn.Reset(isolate, fn);
+	compiled[key] = c;
+	return fn;
+}
+
+// ---------------------------------------------------------------------------
+// Calls
+
+struct Outcome {
+	bool terminated;
+	bool failed;
+	JsError err;
+	Datum result;
+	bool isnull;
+};
+
+v8::Local<v8::Value> TgString(v8::Isolate *isolate, const char *s) { return NewString(isolate, s); }
+
+bool TriggerArgs(Env *env, TriggerData *td, TypeInfo **attrs, v8::Local<v8::Value> *argv) {
+	v8::Isolate *isolate = env->isolate;
+	v8::Local<v8::Context> cx = isolate->GetCurrentContext();
+	Relation rel = td->tg_relation;
+	TupleDesc desc = RelationGetDescr(rel);
+	for (int i = 0; i < 10; i++) argv[i] = v8::Undefined(isolate);
+	bool row = TRIGGER_FIRED_FOR_ROW(td->tg_event);
+	if (row) {
+		v8::Local<v8::Object> o;
+		if (TRIGGER_FIRED_BY_INSERT(td->tg_event)) {
+			if (!TupleToJs(env, td->tg_trigtuple, desc, attrs, nullptr).ToLocal(&o)) return false;
+			argv[0] = o;
+		} else if (TRIGGER_FIRED_BY_UPDATE(td->tg_event)) {
+			if (!TupleToJs(env, td->tg_newtuple, desc, attrs, nullptr).ToLocal(&o)) return false;
+			argv[0] = o;
+			if (!TupleToJs(env, td->tg_trigtuple, desc, attrs, nullptr).ToLocal(&o)) return false;
+			argv[1] = o;
+		} else if (TRIGGER_FIRED_BY_DELETE(td->tg_event)) {
+			if (!TupleToJs(env, td->tg_trigtuple, desc, attrs, nullptr).ToLocal(&o)) return false;
+			argv[1] = o;
+		}
+	}
+	argv[2] = TgString(isolate, td->tg_trigger->tgname);
+	argv[3] = TgString(isolate, TRIGGER_FIRED_BEFORE(td->tg_event)    ? "BEFORE"
+	                            : TRIGGER_FIRED_AFTER(td->tg_event)   ? "AFTER"
+	                                                                  : "INSTEAD OF");
+	argv[4] = TgString(isolate, row ? "ROW" : "STATEMENT");
+	argv[5] = TgString(isolate, TRIGGER_FIRED_BY_INSERT(td->tg_event)   ? "INSERT"
+	                            : TRIGGER_FIRED_BY_UPDATE(td->tg_event) ? "UPDATE"
+	                            : TRIGGER_FIRED_BY_DELETE(td->tg_event) ? "DELETE"
+	                                                                    : "TRUNCATE");
+	argv[6] = v8::Integer::NewFromUnsigned(isolate, RelationGetRelid(rel));
+	argv[7] = TgString(isolate, RelationGetRelationName(rel));
+	char *nsp = nullptr;
+	if (!PgTry(env, [&] { nsp = get_namespace_name(RelationGetNamespace(rel)); })) return false;
+	argv[8] = TgString(isolate, nsp ? nsp : "");
+	v8::Local<v8::Array> targv = v8::Array::New(isolate, td->tg_trigger->tgnargs);
+	for (int i = 0; i < td->tg_trigger->tgnargs; i++)
+		if (targv->Set(cx, i, TgString(isolate, td->tg_trigger->tgargs[i])).IsNothing()) return false;
+	argv[9] = targv;
+	return true;
+}
+
+bool TriggerResult(Env *env, TriggerData *td, TypeInfo **attrs, v8::Local<v8::Value> result,
+                   MemoryContext callercxt, Outcome *out) {
+	out->isnull = false;
+	if (!TRIGGER_FIRED_FOR_ROW(td->tg_event) || TRIGGER_FIRED_AFTER(td->tg_event)) {
+		out->result = PointerGetDatum(nullptr);
+		return true;
+	}
+	HeapTuple orig = TRIGGER_FIRED_BY_UPDATE(td->tg_event) ? td->tg_newtuple : td->tg_trigtuple;
+	if (result->IsNull()) {
+		out->result = PointerGetDatum(nullptr);
+		return true;
+	}
+	if (result->IsUndefined() || TRIGGER_FIRED_BY_DELETE(td->tg_event)) {
+		out->result = PointerGetDatum(orig);
+		return true;
+	}
+	HeapTuple tuple;
+	MemoryContext old = MemoryContextSwitchTo(callercxt);
+	bool ok = ObjectToTuple(env, result, RelationGetDescr(td->tg_relation), attrs, &tuple, true);
+	MemoryContextSwitchTo(old);
+	if (!ok) return false;
+	out->result = PointerGetDatum(tuple);
+	return true;
+}
+
+bool CollectSet(Env *env, v8::Local<v8::Value> result) {
+	if (result->IsUndefined() || result->IsNull()) return true;
+	if (result->IsArray()) {
+		v8::Local<v8::Array> arr = result.As<v8::Array>();
+		v8::Local<v8::Context> cx = env->isolate->GetCurrentContext();
+		for (uint32_t i = 0; i < arr->Length(); i++) {
+			v8::Local<v8::Value> v;
+			if (!arr->Get(cx, i).ToLocal(&v)) return false;
+			if (!ReturnNext(env, v)) return false;
+		}
+		return true;
+	}
+	return ReturnNext(env, result);
+}
+
+// Everything that touches V8 for one call; no PostgreSQL error can escape it.
+void RunFunction(Env *env, FnInfo *info, FunctionCallInfo fcinfo, CallState *state, MemoryContext callercxt,
+                 Outcome *out) {
+	v8::Isolate *isolate = env->isolate;
+	v8::Isolate::Scope iscope(isolate);
+	v8::HandleScope hscope(isolate);
+	v8::Local<v8::Context> cx = env->context.Get(isolate);
+	v8::Context::Scope cscope(cx);
+	EnterJs(env);
+	v8::TryCatch tc(isolate);
+	state->outer = current_call;
+	current_call = state;
+
+	bool ok = false;
+	do {
+		v8::Local<v8::Function> fn;
+		if (!CompiledFor(env, info).ToLocal(&fn)) break;
+		TriggerData *td = info->is_trigger && CALLED_AS_TRIGGER(fcinfo) ? reinterpret_cast<TriggerData *>(fcinfo->context) : nullptr;
+		TypeInfo **tattrs = nullptr;
+		std::vector<v8::Local<v8::Value>> argv;
+		if (td != nullptr) {
+			if (!PgTry(env, [&] { tattrs = AttrTypeInfos(RelationGetDescr(td->tg_relation), CurrentMemoryContext); })) break;
+			argv.resize(10);
+			if (!TriggerArgs(env, td, tattrs, argv.data())) break;
+		} else {
+			argv.resize(info->nargs);
+			bool argok = true;
+			WindowObject win = info->prokind == PROKIND_WINDOW ? PG_WINDOW_OBJECT() : nullptr;
+			for (int i = 0; i < info->nargs && argok; i++) {
+				TypeInfo *ti = info->args[i];
+				if (ti == nullptr) {
+					Oid actual = get_fn_expr_argtype(fcinfo->flinfo, i);
+					if (!PgTry(env, [&] { ti = TypeInfoNew(actual, -1, CurrentMemoryContext); })) {
+						argok = false;
+						break;
+					}
+				}
+				Datum d;
+				bool isnull;
+				if (win != nullptr) {
+					if (!PgTry(env, [&] { d = WinGetFuncArgCurrent(win, i, &isnull); })) {
+						argok = false;
+						break;
+					}
+				} else {
+					d = fcinfo->args[i].value;
+					isnull = fcinfo->args[i].isnull;
+				}
+				if (!ToJs(env, d, isnull, ti).ToLocal(&argv[i])) argok = false;
+			}
+			if (!argok) break;
+		}
+		v8::Local<v8::Value> result;
+		v8::Local<v8::Object> self = v8::Object::New(isolate);
+		if (!fn->Call(cx, self, (int)argv.size(), argv.data()).ToLocal(&result)) break;
+
+		if (td != nullptr) {
+			ok = TriggerResult(env, td, tattrs, result, callercxt, out);
+		} else if (info->retset) {
+			ok = CollectSet(env, result);
+			out->isnull = true;
+		} else {
+			TypeInfo *ti = info->ret;
+			MemoryContext old = MemoryContextSwitchTo(callercxt);
+			if (ti == nullptr) {
+				bool got = PgTry(env, [&] {
+					TupleDesc desc = nullptr;
+					Oid rt = InvalidOid;
+					TypeFuncClass cls = get_call_result_type(fcinfo, &rt, &desc);
+					if (cls == TYPEFUNC_COMPOSITE) {
+						ti = TypeInfoNew(desc->tdtypeid, desc->tdtypmod, CurrentMemoryContext);
+						ti->kind = TypeKind::Composite;
+						ti->tupdesc = desc;
+						ti->attrs = AttrTypeInfos(desc, CurrentMemoryContext);
+					} else {
+						ti = TypeInfoNew(rt, -1, CurrentMemoryContext);
+					}
+				});
+				if (!got) {
+					MemoryContextSwitchTo(old);
+					break;
+				}
+			}
+			ok = ToDatum(env, result, ti, &out->result, &out->isnull);
+			MemoryContextSwitchTo(old);
+		}
+	} while (false);
+
+	current_call = state->outer;
+	bool terminated = tc.HasTerminated() || isolate->IsExecutionTerminating();
+	if (!ok && !terminated && tc.HasCaught()) CaptureJsError(env, tc, &out->err);
+	out->failed = !ok;
+	out->terminated = LeaveJs(env, terminated);
+}
+
+void Finish(Env *env, Outcome *out) {
+	if (out->terminated) RaiseTermination(env);
+	if (out->failed) {
+		if (out->err.set) RaiseJsError(&out->err);
+		ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR), errmsg("JavaScript function failed without an exception")));
+	}
+}
+
+void SetupSrf(FunctionCallInfo fcinfo, FnInfo *info, CallState *state) {
+	ReturnSetInfo *rsi = reinterpret_cast<ReturnSetInfo *>(fcinfo->resultinfo);
+	if (rsi == nullptr || !IsA(rsi, ReturnSetInfo) || (rsi->allowedModes & SFRM_Materialize) == 0)
+		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+		                errmsg("set-valued function called in context that cannot accept a set")));
+	MemoryContext old = MemoryContextSwitchTo(rsi->econtext->ecxt_per_query_memory);
+	TupleDesc desc = nullptr;
+	Oid rettype = InvalidOid;
+	TypeFuncClass cls = get_call_result_type(fcinfo, &rettype, &desc);
+	if (cls == TYPEFUNC_COMPOSITE) {
+		state->composite = true;
+		state->tupdesc = CreateTupleDescCopy(desc);
+		state->attrs = AttrTypeInfos(state->tupdesc, CurrentMemoryContext);
+	} else if (cls == TYPEFUNC_RECORD) {
+		ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+		                errmsg("function returning record called in context that cannot accept type record")));
+	} else {
+		state->composite = false;
+		state->tupdesc = CreateTemplateTupleDesc(1);
+		TupleDescInitEntry(state->tupdesc, 1, "value", rettype, -1, 0);
+		state->scalar = TypeInfoNew(rettype, -1, CurrentMemoryContext);
+	}
+	state->tuplestore = tuplestore_begin_heap(true, false, work_mem);
+	rsi->returnMode = SFRM_Materialize;
+	rsi->setResult = state->tuplestore;
+	rsi->setDesc = state->tupdesc;
+	MemoryContextSwitchTo(old);
+}
+
+}  // namespace
+
+bool ReturnNext(Env *env, v8::Local<v8::Value> value) {
+	CallState *st = current_call;
+	if (st == nullptr || st->tuplestore == nullptr) {
+		ThrowJsError(env->isolate, "return_next called in context that cannot accept a set");
+		return false;
+	}
+	ReturnSetInfo *rsi = reinterpret_cast<ReturnSetInfo *>(st->fcinfo->resultinfo);
+	MemoryContext old = MemoryContextSwitchTo(rsi->econtext->ecxt_per_query_memory);
+	bool ok;
+	if (st->composite) {
+		HeapTuple tuple;
+		ok = ObjectToTuple(env, value, st->tupdesc, st->attrs, &tuple, true) &&
+		     PgTry(env, [&] { tuplestore_puttuple(st->tuplestore, tuple); });
+	} else {
+		Datum d;
+		bool isnull;
+		ok = ToDatum(env, value, st->scalar, &d, &isnull) &&
+		     PgTry(env, [&] { tuplestore_putvalues(st->tuplestore, st->tupdesc, &d, &isnull); });
+	}
+	MemoryContextSwitchTo(old);
+	return ok;
+}
+
+v8::MaybeLocal<v8::Function> FindCompiled(Env *env, Oid fn_oid) {
+	FnInfo *info = nullptr;
+	if (!PgTry(env, [&] { info = GetFnInfo(fn_oid); })) return {};
+	return CompiledFor(env, info);
+}
+
+void ForgetCompiled(Env *env) {
+	for (auto it = compiled.begin(); it != compiled.end();) {
+		if (it->first.first == env) {
+			it->second->fn.Reset();
+			delete it->second;
+			it = compiled.erase(it);
+		} else {
+			++it;
+		}
+	}
+}
+
+bool IsNonatomic(FunctionCallInfo fcinfo) {
+	return fcinfo->context != nullptr && IsA(fcinfo->context, CallContext) &&
+	       !castNode(CallContext, fcinfo->context)->atomic;
+}
+
+Datum CallHandler(FunctionCallInfo fcinfo) {
+	MemoryContext callercxt = CurrentMemoryContext;
+	bool nonatomic = IsNonatomic(fcinfo);
+	if (SPI_connect_ext(nonatomic ? SPI_OPT_NONATOMIC : 0) != SPI_OK_CONNECT)
+		elog(ERROR, "could not connect to SPI manager");
+	FnInfo *info = GetFnInfo(fcinfo->flinfo->fn_oid);
+	CallState state;
+	memset(&state, 0, sizeof(state));
+	state.fcinfo = fcinfo;
+	state.nonatomic = nonatomic;
+	if (info->retset) SetupSrf(fcinfo, info, &state);
+	Env *env = CurrentEnv();
+	Outcome out;
+	memset(&out, 0, sizeof(out));
+	RunFunction(env, info, fcinfo, &state, callercxt, &out);
+	Finish(env, &out);
+	if (SPI_finish() != SPI_OK_FINISH) elog(ERROR, "could not disconnect from SPI manager");
+	if (info->retset) {
+		fcinfo->isnull = true;
+		return (Datum)0;
+	}
+	fcinfo->isnull = out.isnull;
+	return out.result;
+}
+
+Datum InlineHandler(const char *source, bool atomic) {
+	if (SPI_connect_ext(atomic ? 0 : SPI_OPT_NONATOMIC) != SPI_OK_CONNECT)
+		elog(ERROR, "could not connect to SPI manager");
+	Env *env = CurrentEnv();
+	Outcome out;
+	memset(&out, 0, sizeof(out));
+	CallState state;
+	memset(&state, 0, sizeof(state));
+	state.nonatomic = !atomic;
+	{
+		v8::Isolate *isolate = env->isolate;
+		v8::Isolate::Scope iscope(isolate);
+		v8::HandleScope hscope(isolate);
+		v8::Local<v8::Context> cx = env->context.Get(isolate);
+		v8::Context::Scope cscope(cx);
+		EnterJs(env);
+		v8::TryCatch tc(isolate);
+		state.outer = current_call;
+		current_call = &state;
+		std::string src = std::string("(function () {\n") + source + "\n})";
+		v8::Local<v8::Function> fn;
+		v8::Local<v8::Value> result;
+		bool ok = Compile(env, src, "undefined").ToLocal(&fn) &&
+		          fn->Call(cx, cx->Global(), 0, nullptr).ToLocal(&result);
+		current_call = state.outer;
+		bool terminated = tc.HasTerminated() || isolate->IsExecutionTerminating();
+		if (!ok && !terminated && tc.HasCaught()) CaptureJsError(env, tc, &out.err);
+		out.failed = !ok;
+		out.terminated = LeaveJs(env, terminated);
+	}
+	Finish(env, &out);
+	if (SPI_finish() != SPI_OK_FINISH) elog(ERROR, "could not disconnect from SPI manager");
+	return (Datum)0;
+}
+
+void Validate(Oid fn_oid) {
+	FnInfo *info = GetFnInfo(fn_oid);
+	Env *env = CurrentEnv();
+	Outcome out;
+	memset(&out, 0, sizeof(out));
+	{
+		v8::Isolate *isolate = env->isolate;
+		v8::Isolate::Scope iscope(isolate);
+		v8::HandleScope hscope(isolate);
+		v8::Local<v8::Context> cx = env->context.Get(isolate);
+		v8::Context::Scope cscope(cx);
+		EnterJs(env);
+		v8::TryCatch tc(isolate);
+		v8::ScriptOrigin origin(isolate, NewString(isolate, info->proname), -1, 0);
+		std::string src = FunctionSource(info);
+		v8::Local<v8::Script> script;
+		// Only compiled, never run: a body with side effects must not execute at CREATE.
+		bool ok = v8::Script::Compile(cx, NewString(isolate, src.c_str(), (int)src.size()), &origin).ToLocal(&script);
+		bool terminated = tc.HasTerminated() || isolate->IsExecutionTerminating();
+		if (!ok && !terminated && tc.HasCaught()) CaptureJsError(env, tc, &out.err);
+		out.failed = !ok;
+		out.terminated = LeaveJs(env, terminated);
+	}
+	Finish(env, &out);
+}
+
+}  // namespace plv8

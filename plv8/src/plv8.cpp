@@ -1,0 +1,65 @@
+// Entry stage: the SQL-callable functions of the extension (language handlers, validator,
+// plv8_version/plv8_reset/plv8_info) and the plv8.* settings. V8 itself starts on first use.
+#include "plv8.h"
+
+extern "C" {
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/jsonb.h"
+#include "utils/fmgrprotos.h"
+#include "nodes/parsenodes.h"
+
+PG_MODULE_MAGIC;
+
+void _PG_init(void);
+PG_FUNCTION_INFO_V1(plv8_call_handler);
+PG_FUNCTION_INFO_V1(plv8_inline_handler);
+PG_FUNCTION_INFO_V1(plv8_call_validator);
+PG_FUNCTION_INFO_V1(plv8_version);
+PG_FUNCTION_INFO_V1(plv8_reset);
+PG_FUNCTION_INFO_V1(plv8_info);
+}
+
+namespace plv8 {
+Datum CallHandler(FunctionCallInfo fcinfo);
+Datum InlineHandler(const char *source, bool atomic);
+void Validate(Oid fn_oid);
+}  // namespace plv8
+
+void _PG_init(void) {
+	DefineCustomStringVariable("plv8.start_proc", "PLV8 function to run once when PLV8 is first used.", NULL,
+	                           &plv8::start_proc, NULL, PGC_SUSET, 0, NULL, NULL, NULL);
+	DefineCustomStringVariable("plv8.v8_flags", "V8 engine initialization flags.", NULL, &plv8::v8_flags, NULL,
+	                           PGC_SUSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("plv8.memory_limit", "Per-user JavaScript heap limit of a connection, in MB.", NULL,
+	                        &plv8::memory_limit_mb, 256, 16, 3072, PGC_SUSET, GUC_UNIT_MB, NULL, NULL, NULL);
+	MarkGUCPrefixReserved("plv8");
+}
+
+extern "C" Datum plv8_call_handler(PG_FUNCTION_ARGS) { return plv8::CallHandler(fcinfo); }
+
+extern "C" Datum plv8_inline_handler(PG_FUNCTION_ARGS) {
+	InlineCodeBlock *block = reinterpret_cast<InlineCodeBlock *>(DatumGetPointer(PG_GETARG_DATUM(0)));
+	return plv8::InlineHandler(block->source_text, block->atomic);
+}
+
+extern "C" Datum plv8_call_validator(PG_FUNCTION_ARGS) {
+	Oid fn_oid = PG_GETARG_OID(0);
+	if (!CheckFunctionValidatorAccess(fcinfo->flinfo->fn_oid, fn_oid)) PG_RETURN_VOID();
+	if (check_function_bodies) plv8::Validate(fn_oid);
+	PG_RETURN_VOID();
+}
+
+extern "C" Datum plv8_version(PG_FUNCTION_ARGS) { PG_RETURN_TEXT_P(cstring_to_text(PLV8_VERSION_STR)); }
+
+extern "C" Datum plv8_reset(PG_FUNCTION_ARGS) {
+	plv8::ResetEnv(InvalidOid);
+	PG_RETURN_VOID();
+}
+
+extern "C" Datum plv8_info(PG_FUNCTION_ARGS) {
+	if (!superuser())
+		ereport(ERROR, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("only superusers can call plv8_info()")));
+	std::string json = plv8::EnvInfoJson();
+	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(pstrdup(json.c_str()))));
+}

@@ -1,0 +1,202 @@
+// Shared declarations of the PL/V8-compatible handler: V8 runtime management, PostgreSQL
+// error guards, type conversion and the `plv8` JavaScript API.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <v8.h>
+
+extern "C" {
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/tupdesc.h"
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
+}
+
+#define PLV8_VERSION_STR "0.1.0"
+
+namespace plv8 {
+
+// ---------------------------------------------------------------------------
+// Runtime (runtime.cpp): process-wide V8, per-user environments, watchdog.
+
+struct Env;
+
+struct CountingAllocator;
+
+// One isolate + context for one user id in this backend.
+struct Env {
+	Oid user;
+	v8::Isolate *isolate;
+	v8::Global<v8::Context> context;
+	CountingAllocator *allocator;
+	v8::Global<v8::ObjectTemplate> plan_template;
+	v8::Global<v8::ObjectTemplate> cursor_template;
+	v8::Global<v8::ObjectTemplate> window_template;
+	v8::Global<v8::Function> json_stringify;  // JSON.stringify with a BigInt replacer
+	int depth;            // nesting of active JavaScript entries into this isolate
+	bool memory_exceeded; // set by the heap / ArrayBuffer limits; the env is then disposed
+	bool doomed;          // dispose when the outermost entry leaves
+	size_t heap_limit;
+};
+
+extern int memory_limit_mb;
+extern char *start_proc;
+extern char *v8_flags;
+
+// Returns the environment of the current user, creating V8 and the isolate on first use.
+Env *CurrentEnv();
+// Forget every environment for `user` (or the current one if InvalidOid).
+void ResetEnv(Oid user);
+// Heap statistics of every environment as a JSON text.
+std::string EnvInfoJson();
+std::string HeapStatsJson(v8::Isolate *isolate, bool with_user, Oid user);
+
+// Marks JavaScript as running in `env` so that the watchdog can stop it on an interrupt.
+void EnterJs(Env *env);
+// Leaves; returns true when this was the outermost entry and execution had been terminated.
+bool LeaveJs(Env *env, bool terminated);
+
+// An error that JavaScript must not be able to catch (query cancel, backend termination,
+// memory limit): kept until the outermost entry has left V8, then raised.
+void SetPendingError(ErrorData *edata);
+bool HasPendingError();
+// Raises the pending error, the interrupt or a generic cancel. Never returns.
+void RaiseTermination(Env *env) pg_attribute_noreturn();
+bool IsUncatchable(ErrorData *edata);
+void ForceTerminate(Env *env);
+
+// ---------------------------------------------------------------------------
+// Errors (errors.cpp)
+
+// Throws a JavaScript Error built from a PostgreSQL error, or terminates JavaScript for an
+// uncatchable one.
+void ThrowPgError(Env *env, ErrorData *edata);
+void ThrowJsError(v8::Isolate *isolate, const char *message);
+
+// Runs `f` (plain PostgreSQL calls only: no C++ objects with destructors) catching any
+// PostgreSQL error; the error becomes a JavaScript exception. Returns false on error.
+template <typename F>
+static inline bool PgTry(Env *env, F f) {
+	MemoryContext oldcxt = CurrentMemoryContext;
+	ErrorData *volatile edata = nullptr;
+	PG_TRY();
+	{
+		f();
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(oldcxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+	}
+	PG_END_TRY();
+	if (edata != nullptr) {
+		ThrowPgError(env, edata);
+		return false;
+	}
+	return true;
+}
+
+// A JavaScript exception turned into plain data, so it can be raised after V8 scopes end.
+struct JsError {
+	bool set;
+	int sqlerrcode;
+	char *message, *detail, *hint, *context;
+	char *schema_name, *table_name, *column_name, *datatype_name, *constraint_name;
+};
+
+void CaptureJsError(Env *env, v8::TryCatch &tc, JsError *out);
+void RaiseJsError(const JsError *err) pg_attribute_noreturn();
+
+std::string ToStdString(v8::Isolate *isolate, v8::Local<v8::Value> value, bool *ok);
+v8::Local<v8::String> NewString(v8::Isolate *isolate, const char *s, int len = -1);
+
+// ---------------------------------------------------------------------------
+// Type conversion (convert.cpp)
+
+enum class TypeKind {
+	Bool, Int2, Int4, Int8, Oid, Float4, Float8, Numeric, Text, Json, Jsonb, Bytea,
+	Date, Timestamp, TimestampTz, Array, Composite, Record, TypedArray, Void, Other
+};
+
+struct TypeInfo {
+	Oid typid;
+	int32 typmod;
+	TypeKind kind;
+	int16 len;
+	bool byval;
+	char align;
+	Oid ioparam;
+	bool io_ready;
+	FmgrInfo in, out;
+	MemoryContext cxt;
+	// arrays
+	TypeInfo *elem;
+	// composites
+	TupleDesc tupdesc;
+	TypeInfo **attrs;
+	// typed arrays (plv8_*array domains)
+	Oid typed_elem;
+	bool domain;  // a domain over a built-in kind: checked after conversion
+	void *domain_extra;
+};
+
+// Fills `ti` for a type; allocations go to `cxt`. May raise PostgreSQL errors (call guarded).
+void TypeInfoInit(TypeInfo *ti, Oid typid, int32 typmod, MemoryContext cxt);
+TypeInfo *TypeInfoNew(Oid typid, int32 typmod, MemoryContext cxt);
+
+// Datum -> JavaScript. Returns an empty handle when an exception was thrown.
+v8::MaybeLocal<v8::Value> ToJs(Env *env, Datum value, bool isnull, TypeInfo *ti);
+// A tuple -> object with a property per live column.
+v8::MaybeLocal<v8::Object> TupleToJs(Env *env, HeapTuple tuple, TupleDesc desc, TypeInfo **attrs,
+                                     v8::Local<v8::String> *names);
+// JavaScript -> Datum. Returns false when an exception was thrown.
+bool ToDatum(Env *env, v8::Local<v8::Value> value, TypeInfo *ti, Datum *out, bool *isnull);
+// An object -> a tuple of `desc`.
+bool ObjectToTuple(Env *env, v8::Local<v8::Value> value, TupleDesc desc, TypeInfo **attrs,
+                   HeapTuple *out, bool strict_names);
+TypeInfo **AttrTypeInfos(TupleDesc desc, MemoryContext cxt);
+
+// ---------------------------------------------------------------------------
+// The plv8 object (api.cpp, window.cpp)
+
+void InstallGlobals(Env *env, v8::Local<v8::Context> context);
+void InstallWindowApi(Env *env, v8::Local<v8::ObjectTemplate> plv8);
+
+// State of the innermost running function, for return_next / get_window_object / commit.
+struct CallState {
+	CallState *outer;
+	FunctionCallInfo fcinfo;
+	// set-returning
+	Tuplestorestate *tuplestore;
+	TupleDesc tupdesc;
+	TypeInfo **attrs;    // composite result columns
+	TypeInfo *scalar;    // scalar result type
+	bool composite;
+	bool nonatomic;
+};
+extern CallState *current_call;
+
+// Stores one value into the current set-returning call; false when an exception was thrown.
+bool ReturnNext(Env *env, v8::Local<v8::Value> value);
+
+// ---------------------------------------------------------------------------
+// Functions (functions.cpp)
+
+// Returns the compiled JavaScript function of a plv8 function in `env`.
+v8::MaybeLocal<v8::Function> FindCompiled(Env *env, Oid fn_oid);
+void ForgetCompiled(Env *env);
+
+}  // namespace plv8

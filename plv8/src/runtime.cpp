@@ -1,0 +1,374 @@
+// Runtime stage: starts V8 lazily in a backend, keeps one isolate + context per user id,
+// enforces plv8.memory_limit and stops running JavaScript on PostgreSQL interrupts.
+#include <atomic>
+#include <condition_variable>
+#include <csignal>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <pthread.h>
+#include <thread>
+
+#include <libplatform/libplatform.h>
+
+#include "plv8.h"
+
+extern "C" {
+#include "tcop/tcopprot.h"
+#include "utils/builtins.h"
+#include "utils/syscache.h"
+#include "catalog/pg_authid.h"
+#include "utils/acl.h"
+#include "utils/lsyscache.h"
+#include "utils/regproc.h"
+}
+
+namespace plv8 {
+
+int memory_limit_mb = 256;
+char *start_proc = nullptr;
+char *v8_flags = nullptr;
+
+namespace {
+
+v8::Platform *platform = nullptr;
+std::map<Oid, Env *> envs;
+
+// --- watchdog -------------------------------------------------------------
+// Polls the backend's interrupt flags while JavaScript runs: a tight JS loop never
+// reaches CHECK_FOR_INTERRUPTS(), so V8 must be told to stop from another thread.
+std::mutex wd_mutex;
+std::condition_variable wd_cv;
+Env *wd_active = nullptr;  // the innermost running isolate's env
+bool wd_fired = false;
+std::vector<Env *> active_stack;
+
+void WatchdogMain() {
+	std::unique_lock<std::mutex> lock(wd_mutex);
+	for (;;) {
+		if (wd_active == nullptr) {
+			wd_cv.wait(lock);
+			continue;
+		}
+		if (InterruptPending && (QueryCancelPending || ProcDiePending) && !wd_fired) {
+			wd_fired = true;
+			for (Env *e : active_stack) e->isolate->TerminateExecution();
+		}
+		wd_cv.wait_for(lock, std::chrono::milliseconds(4));
+	}
+}
+
+// Creates threads with every signal blocked, so PostgreSQL's signal handlers always run
+// on the backend's own thread.
+template <typename F>
+void WithSignalsBlocked(F f) {
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	f();
+	pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+void InitV8() {
+	if (platform != nullptr) return;
+	if (v8_flags != nullptr && v8_flags[0] != '\0') v8::V8::SetFlagsFromString(v8_flags);
+	WithSignalsBlocked([] {
+		std::unique_ptr<v8::Platform> p = v8::platform::NewDefaultPlatform(2);
+		platform = p.release();  // lives as long as the backend
+		v8::V8::InitializePlatform(platform);
+		v8::V8::Initialize();
+		std::thread(WatchdogMain).detach();
+	});
+}
+
+// ---------------------------------------------------------------------------
+// Memory limit
+
+size_t NearHeapLimit(void *data, size_t current, size_t initial) {
+	Env *env = static_cast<Env *>(data);
+	env->memory_exceeded = true;
+	env->isolate->TerminateExecution();
+	// Room for V8 to unwind; the isolate is disposed right after.
+	return current + 64 * 1024 * 1024;
+}
+
+}  // namespace
+
+// Counts ArrayBuffer memory and refuses past the limit, so external memory cannot escape
+// plv8.memory_limit either.
+struct CountingAllocator : public v8::ArrayBuffer::Allocator {
+	Env *env = nullptr;
+	size_t limit = 0;
+	std::atomic<size_t> used{0};
+
+	bool Reserve(size_t n) {
+		if (used.load() + n > limit) {
+			if (env != nullptr) {
+				env->memory_exceeded = true;
+				env->isolate->TerminateExecution();
+			}
+			return false;
+		}
+		used += n;
+		return true;
+	}
+	void *Allocate(size_t n) override {
+		if (!Reserve(n)) return nullptr;
+		void *p = calloc(n ? n : 1, 1);
+		if (p == nullptr) used -= n;
+		return p;
+	}
+	void *AllocateUninitialized(size_t n) override {
+		if (!Reserve(n)) return nullptr;
+		void *p = malloc(n ? n : 1);
+		if (p == nullptr) used -= n;
+		return p;
+	}
+	void Free(void *p, size_t n) override {
+		free(p);
+		used -= n;
+	}
+};
+
+namespace {
+
+void OomHandler(const char *location, bool is_heap_oom) {
+	ereport(FATAL, (errcode(ERRCODE_OUT_OF_MEMORY),
+	                errmsg("JavaScript ran out of memory in %s", location)));
+}
+
+uintptr_t StackLimit() {
+	// PostgreSQL knows where the main stack begins; V8 gets the part of max_stack_depth that
+	// leaves room for the PostgreSQL frames below and above it.
+	pg_stack_base_t base = set_stack_base();
+	restore_stack_base(base);
+	char here;
+	uintptr_t start = base ? reinterpret_cast<uintptr_t>(base) : reinterpret_cast<uintptr_t>(&here);
+	uintptr_t depth = static_cast<uintptr_t>(max_stack_depth) * 1024;
+	uintptr_t allowed = depth - depth / 4;
+	return start - allowed;
+}
+
+void RunStartProc(Env *env, v8::Local<v8::Context> context) {
+	if (start_proc == nullptr || start_proc[0] == '\0') return;
+	v8::Isolate *isolate = env->isolate;
+	Oid fn = InvalidOid;
+	const char *name = start_proc;
+	if (!PgTry(env, [&] {
+		    fn = DatumGetObjectId(DirectFunctionCall1(regprocin, CStringGetDatum(name)));
+	    }))
+		return;
+	v8::Local<v8::Function> f;
+	if (!FindCompiled(env, fn).ToLocal(&f)) return;
+	(void)f->Call(context, context->Global(), 0, nullptr);
+	(void)isolate;
+}
+
+Env *CreateEnv(Oid user) {
+	InitV8();
+	Env *env = new Env();
+	env->user = user;
+	env->depth = 0;
+	env->memory_exceeded = false;
+	env->doomed = false;
+	size_t limit = static_cast<size_t>(memory_limit_mb) * 1024 * 1024;
+	env->heap_limit = limit;
+	env->allocator = new CountingAllocator();
+	env->allocator->limit = limit;
+
+	v8::Isolate::CreateParams params;
+	params.array_buffer_allocator = env->allocator;
+	params.constraints.ConfigureDefaultsFromHeapSize(0, limit);
+	WithSignalsBlocked([&] { env->isolate = v8::Isolate::New(params); });
+	v8::Isolate *isolate = env->isolate;
+	env->allocator->env = env;
+	isolate->SetStackLimit(StackLimit());
+	isolate->AddNearHeapLimitCallback(NearHeapLimit, env);
+	isolate->SetOOMErrorHandler(OomHandler);
+
+	v8::Isolate::Scope iscope(isolate);
+	v8::HandleScope hscope(isolate);
+	v8::Local<v8::ObjectTemplate> global = v8::ObjectTemplate::New(isolate);
+	v8::Local<v8::Context> context = v8::Context::New(isolate, nullptr, global);
+	env->context.Reset(isolate, context);
+	v8::Context::Scope cscope(context);
+	InstallGlobals(env, context);
+	envs[user] = env;
+
+	EnterJs(env);
+	v8::TryCatch tc(isolate);
+	RunStartProc(env, context);
+	bool terminated = tc.HasTerminated() || isolate->IsExecutionTerminating();
+	// A start procedure that was interrupted leaves the interrupt for the caller to see at
+	// its next CHECK_FOR_INTERRUPTS(); its own errors do not stop the environment.
+	(void)LeaveJs(env, terminated);
+	return env;
+}
+
+void DisposeEnv(Env *env) {
+	ForgetCompiled(env);
+	env->plan_template.Reset();
+	env->cursor_template.Reset();
+	env->window_template.Reset();
+	env->json_stringify.Reset();
+	env->context.Reset();
+	env->isolate->Dispose();
+	delete env->allocator;
+	delete env;
+}
+
+ErrorData *pending_error = nullptr;
+
+char *DupOrNull(const char *s) { return s ? pstrdup(s) : nullptr; }
+
+ErrorData *CopyErrorDataTo(ErrorData *src, MemoryContext cxt) {
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	ErrorData *e = static_cast<ErrorData *>(palloc(sizeof(ErrorData)));
+	*e = *src;
+	e->message = DupOrNull(src->message);
+	e->detail = DupOrNull(src->detail);
+	e->detail_log = DupOrNull(src->detail_log);
+	e->hint = DupOrNull(src->hint);
+	e->context = DupOrNull(src->context);
+	e->backtrace = DupOrNull(src->backtrace);
+	e->schema_name = DupOrNull(src->schema_name);
+	e->table_name = DupOrNull(src->table_name);
+	e->column_name = DupOrNull(src->column_name);
+	e->datatype_name = DupOrNull(src->datatype_name);
+	e->constraint_name = DupOrNull(src->constraint_name);
+	e->internalquery = DupOrNull(src->internalquery);
+	e->assoc_context = cxt;
+	MemoryContextSwitchTo(old);
+	return e;
+}
+
+}  // namespace
+
+Env *CurrentEnv() {
+	Oid user = GetUserId();
+	auto it = envs.find(user);
+	if (it != envs.end()) return it->second;
+	return CreateEnv(user);
+}
+
+void ResetEnv(Oid user) {
+	if (user == InvalidOid) user = GetUserId();
+	auto it = envs.find(user);
+	if (it == envs.end()) return;
+	Env *env = it->second;
+	if (env->depth > 0)
+		ereport(ERROR, (errcode(ERRCODE_OBJECT_IN_USE),
+		                errmsg("cannot reset the JavaScript environment while it is running")));
+	envs.erase(it);
+	DisposeEnv(env);
+}
+
+void EnterJs(Env *env) {
+	std::lock_guard<std::mutex> lock(wd_mutex);
+	env->depth++;
+	active_stack.push_back(env);
+	if (wd_active == nullptr) wd_cv.notify_all();
+	wd_active = env;
+}
+
+bool LeaveJs(Env *env, bool terminated) {
+	bool fired;
+	{
+		std::lock_guard<std::mutex> lock(wd_mutex);
+		env->depth--;
+		active_stack.pop_back();
+		wd_active = active_stack.empty() ? nullptr : active_stack.back();
+		fired = wd_fired;
+		if (active_stack.empty()) wd_fired = false;
+	}
+	terminated = terminated || fired || env->memory_exceeded || env->isolate->IsExecutionTerminating();
+	if (!terminated) return false;
+	if (env->depth == 0) {
+		env->isolate->CancelTerminateExecution();
+		if (env->memory_exceeded) env->doomed = true;
+	}
+	return true;
+}
+
+void ForceTerminate(Env *env) {
+	env->isolate->TerminateExecution();
+}
+
+bool IsUncatchable(ErrorData *edata) {
+	return edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
+	       edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN || edata->elevel >= FATAL ||
+	       (edata->sqlerrcode == ERRCODE_OUT_OF_MEMORY && pending_error != nullptr) ||
+	       QueryCancelPending || ProcDiePending;
+}
+
+void SetPendingError(ErrorData *edata) {
+	if (pending_error != nullptr) {
+		FreeErrorData(edata);
+		return;
+	}
+	pending_error = CopyErrorDataTo(edata, TopMemoryContext);
+	FreeErrorData(edata);
+}
+
+bool HasPendingError() { return pending_error != nullptr; }
+
+void RaiseTermination(Env *env) {
+	bool memory = env->memory_exceeded;
+	if (env->doomed && env->depth == 0) {
+		auto it = envs.find(env->user);
+		if (it != envs.end() && it->second == env) envs.erase(it);
+		DisposeEnv(env);
+	}
+	if (pending_error != nullptr) {
+		ErrorData *e = pending_error;
+		pending_error = nullptr;
+		ReThrowError(e);
+	}
+	if (memory)
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY),
+		                errmsg("JavaScript memory limit exceeded"),
+		                errdetail("plv8.memory_limit is %d MB.", memory_limit_mb)));
+	CHECK_FOR_INTERRUPTS();
+	ereport(ERROR, (errcode(ERRCODE_QUERY_CANCELED), errmsg("canceling statement due to user request")));
+}
+
+std::string HeapStatsJson(v8::Isolate *isolate, bool with_user, Oid user) {
+	v8::HeapStatistics hs;
+	isolate->GetHeapStatistics(&hs);
+	std::string out = "{";
+	if (with_user) {
+		char *name = GetUserNameFromId(user, true);
+		out += "\"user\":";
+		std::string n = name ? name : "";
+		std::string q = "\"";
+		for (char c : n) {
+			if (c == '"' || c == '\\') q += '\\';
+			q += c;
+		}
+		q += "\"";
+		out += q + ",";
+	}
+	out += "\"total_heap_size\":" + std::to_string(hs.total_heap_size());
+	out += ",\"total_physical_size\":" + std::to_string(hs.total_physical_size());
+	out += ",\"used_heap_size\":" + std::to_string(hs.used_heap_size());
+	out += ",\"heap_size_limit\":" + std::to_string(hs.heap_size_limit());
+	out += ",\"external_memory\":" + std::to_string(hs.external_memory());
+	out += ",\"number_of_native_contexts\":" + std::to_string(hs.number_of_native_contexts());
+	if (with_user) out += ",\"contexts\":[]";
+	out += "}";
+	return out;
+}
+
+std::string EnvInfoJson() {
+	std::string out = "[";
+	bool first = true;
+	for (auto &kv : envs) {
+		if (!first) out += ",";
+		first = false;
+		out += HeapStatsJson(kv.second->isolate, true, kv.first);
+	}
+	out += "]";
+	return out;
+}
+
+}  // namespace plv8
