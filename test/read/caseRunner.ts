@@ -55,7 +55,11 @@ export function splitStatements(sql: string): string[] {
 }
 
 /** The single values psql printed after each statement echo, in order ("" for none). */
-export function expectedValues(out: string, statements: string[]): (string | null)[] {
+export function expectedValues(rawOut: string, rawStatements: string[]): (string | null)[] {
+  // psql's echo leaves out blank lines.
+  const dropBlank = (t: string) => t.split("\n").filter((l) => l.trim() !== "").join("\n");
+  const out = dropBlank(rawOut);
+  const statements = rawStatements.map(dropBlank);
   const values: (string | null)[] = [];
   let pos = 0;
   for (const st of statements) {
@@ -140,7 +144,7 @@ export async function runCase(client: pg.Client, name: string, sql: string, out:
       }
     }
     const want = expected[si];
-    if (!/graphql\.resolve/.test(st)) continue;
+    if (!/graphql\.resolve\(/.test(st)) continue;
     if (want === null || want === undefined) {
       unmatched++;
       continue;
