@@ -6,6 +6,7 @@ extern "C" {
 #include "access/xact.h"
 #include "catalog/pg_proc.h"
 #include "commands/proclang.h"
+#include "nodes/params.h"
 #include "parser/parse_param.h"
 #include "parser/parse_type.h"
 #include "utils/acl.h"
@@ -105,6 +106,19 @@ std::vector<v8::Local<v8::Value>> ParamValues(const Args &args, int first, bool 
 	return out;
 }
 
+// Parameters as a ParamListInfo: plans parsed with variable parameters carry no types of
+// their own, so the values must bring them.
+ParamListInfo MakeParams(int n, TypeInfo **types, Datum *values, const char *nulls) {
+	ParamListInfo pl = makeParamList(n);
+	for (int i = 0; i < n; i++) {
+		pl->params[i].value = values[i];
+		pl->params[i].isnull = nulls[i] == 'n';
+		pl->params[i].pflags = PARAM_FLAG_CONST;
+		pl->params[i].ptype = types[i]->typid;
+	}
+	return pl;
+}
+
 bool ConvertParams(Env *env, const std::vector<v8::Local<v8::Value>> &vals, TypeInfo **types, Datum *values,
                    char *nulls) {
 	for (size_t i = 0; i < vals.size(); i++) {
@@ -182,7 +196,7 @@ bool ExecuteIn(Env *env, const char *sql, const std::vector<v8::Local<v8::Value>
 		char *nulls = static_cast<char *>(palloc(vp.n + 1));
 		if (!ConvertParams(env, vals, types, values, nulls)) return false;
 		if (!PgTry(env, [&] {
-			    rc = SPI_execute_plan(plan, values, nulls, false, 0);
+			    rc = SPI_execute_plan_with_paramlist(plan, MakeParams(vp.n, types, values, nulls), false, 0);
 			    tt = SPI_tuptable;
 			    n = SPI_processed;
 			    SPI_freeplan(plan);
@@ -293,10 +307,18 @@ void Prepare(const Args &args) {
 		if (typed) {
 			p = SPI_prepare(csql, n, types);
 		} else {
+			// Deduce the parameter types once, then keep a plan with fixed types: a kept plan
+			// must not refer back to this frame when it is revalidated.
 			VarParams vp = {nullptr, 0};
-			p = SPI_prepare_params(csql, VarParamSetup, &vp, 0);
+			SPIPlanPtr probe = SPI_prepare_params(csql, VarParamSetup, &vp, 0);
+			if (probe == nullptr) elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
 			n = vp.n;
-			types = vp.types;
+			types = static_cast<Oid *>(palloc0(sizeof(Oid) * (n + 1)));
+			if (n > 0) memcpy(types, vp.types, sizeof(Oid) * n);
+			SPI_freeplan(probe);
+			for (int i = 0; i < n; i++)
+				if (types[i] == InvalidOid || types[i] == UNKNOWNOID) types[i] = TEXTOID;
+			p = SPI_prepare(csql, n, types);
 		}
 		if (p == nullptr) elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
 		SPI_keepplan(p);
