@@ -9,11 +9,13 @@ import { build } from "esbuild";
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 
-/** Bundles the node server; its npm dependencies stay external and load from node_modules. */
+/** Bundles the node server (and the screenshot tool); npm dependencies stay external and load
+ * from node_modules. */
 export async function buildServer(outDir = join(here, "dist")) {
   await build({
-    entryPoints: [join(here, "src", "main.ts")],
-    outfile: join(outDir, "main.mjs"),
+    entryPoints: { main: join(here, "src", "main.ts"), screenshot: join(here, "tools", "screenshot.ts") },
+    outdir: outDir,
+    outExtension: { ".js": ".mjs" },
     bundle: true,
     platform: "node",
     format: "esm",

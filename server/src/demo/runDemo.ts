@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { ServerConfig } from "../config";
-import { banner, onShutdown, serve } from "../serve";
+import { banner, onShutdown, serve, type Running } from "../serve";
 import { applySetup, asAuthenticator } from "../setup";
 import { clusterUrl, removeCluster, startCluster, type Cluster } from "./cluster";
 
@@ -12,18 +12,33 @@ async function createExtension(url: string): Promise<void> {
   await client.connect();
   try {
     await client.query("create extension if not exists pg_graphql cascade");
+  } catch (e) {
+    const missing = (e as { code?: string }).code === "0A000" || /not available/.test(String(e));
+    throw missing ? new Error("pg_graphql is not installed in this PostgreSQL: run `make install` first") : e;
   } finally {
     await client.end();
   }
 }
 
-export async function runDemo(settings: Omit<ServerConfig, "databaseUrl" | "jwtSecret"> & { jwtSecret: string | undefined }): Promise<void> {
+type DemoSettings = Omit<ServerConfig, "databaseUrl" | "jwtSecret"> & { jwtSecret: string | undefined };
+
+export interface Demo {
+  running: Running;
+  adminUrl: string;
+  jwtSecret: string;
+  /** Stops the server, then the cluster, and removes the cluster's folder. */
+  stop(): Promise<void>;
+}
+
+/** Starts a cluster, installs pg_graphql, the roles and the demo schema, and serves it. */
+export async function startDemo(settings: DemoSettings): Promise<Demo> {
   let cluster: Cluster | undefined;
-  const cleanup = () => {
+  const removeOnce = () => {
     if (cluster) removeCluster(cluster);
     cluster = undefined;
   };
-  process.on("exit", cleanup);
+  // Even an unexpected exit must not leave a cluster running.
+  process.on("exit", removeOnce);
   try {
     cluster = startCluster();
     const adminUrl = clusterUrl(cluster);
@@ -31,18 +46,31 @@ export async function runDemo(settings: Omit<ServerConfig, "databaseUrl" | "jwtS
     await applySetup(adminUrl, { demo: true });
     const jwtSecret = settings.jwtSecret ?? randomBytes(36).toString("base64url");
     const running = await serve({ ...settings, jwtSecret, databaseUrl: asAuthenticator(adminUrl) });
-    process.stdout.write(
-      `pg_graphql demo is running (Ctrl-C stops it and removes the database)\n${banner(running, [
-        ["JWT secret", jwtSecret],
-        ["Database URL", adminUrl],
-      ])}\n`,
-    );
-    onShutdown(async () => {
-      await running.app.close();
-      cleanup();
-    });
+    return {
+      running,
+      adminUrl,
+      jwtSecret,
+      async stop() {
+        try {
+          await running.app.close();
+        } finally {
+          removeOnce();
+        }
+      },
+    };
   } catch (e) {
-    cleanup();
+    removeOnce();
     throw e;
   }
+}
+
+export async function runDemo(settings: DemoSettings): Promise<void> {
+  const demo = await startDemo(settings);
+  process.stdout.write(
+    `pg_graphql demo is running (Ctrl-C stops it and removes the database)\n${banner(demo.running, [
+      ["JWT secret", demo.jwtSecret],
+      ["Database URL", demo.adminUrl],
+    ])}\n`,
+  );
+  onShutdown(() => demo.stop());
 }

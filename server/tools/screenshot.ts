@@ -1,0 +1,50 @@
+// Screenshot for the README: starts the demo (throwaway cluster), opens GraphiQL in chromium, runs
+// a query and opens a table's type in the docs explorer, and writes docs/graphiql.png.
+// Run: node server/build.mjs && node server/dist/screenshot.mjs [output.png]
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startDemo } from "../src/demo/runDemo";
+import { openBrowser, openGraphiql, runQuery, showTypeInDocs } from "./graphiqlDriver";
+
+// The bundle sits in server/dist/, two folders below the repository root.
+const output = process.argv[2] ?? fileURLToPath(new URL("../../docs/graphiql.png", import.meta.url));
+
+const query = `query RecentPosts {
+  blogPostCollection(first: 3, orderBy: [{ id: DescNullsLast }]) {
+    edges {
+      node {
+        title
+        blog {
+          name
+        }
+      }
+    }
+  }
+}`;
+
+const demo = await startDemo({
+  jwtSecret: undefined,
+  host: "127.0.0.1",
+  port: 0,
+  poolSize: 2,
+  bodyLimit: 1024 * 1024,
+  corsOrigins: "*",
+  schemas: ["public"],
+  logLevel: "warn",
+});
+try {
+  const browser = await openBrowser({ width: 1440, height: 900 });
+  try {
+    await openGraphiql(browser.page, `${demo.running.baseUrl}/graphql/v1/graphiql`);
+    await runQuery(browser.page, query, "Engines");
+    await showTypeInDocs(browser.page, "BlogPost");
+    mkdirSync(dirname(output), { recursive: true });
+    await browser.page.screenshot({ path: output });
+    process.stdout.write(`wrote ${output}\n`);
+  } finally {
+    await browser.close();
+  }
+} finally {
+  await demo.stop();
+}

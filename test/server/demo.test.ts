@@ -1,0 +1,75 @@
+// Smoke test of the demo command as `make demo` runs it: it starts a throwaway cluster and the
+// server, prints the address and keys, answers /health and a query, and Ctrl-C removes it all.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { buildServer } from "../../server/build.mjs";
+import { freshDatabase, type TestDatabase } from "../harness/db";
+
+const bin = fileURLToPath(new URL("../../server/bin.js", import.meta.url));
+let db: TestDatabase;
+let installed = false;
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  installed = ((await db.query("select 1 from pg_available_extensions where name = 'pg_graphql'")).rowCount ?? 0) > 0;
+  await buildServer();
+});
+afterAll(async () => db.drop());
+
+function waitForBanner(child: ReturnType<typeof spawn>, timeoutMs: number): Promise<Map<string, string>> {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`no banner within ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const fields = new Map<string, string>();
+      for (const line of out.split("\n")) {
+        const m = /^\s*([A-Za-z_ ]+[A-Za-z]): (\S+)$/.exec(line);
+        if (m) fields.set(m[1]!.trim(), m[2]!);
+      }
+      if (fields.has("Database URL")) {
+        clearTimeout(timer);
+        resolve(fields);
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`demo exited with ${code} before it was ready:\n${out}`));
+    });
+  });
+}
+
+it("starts, answers, and on Ctrl-C stops and removes its cluster", async (ctx) => {
+  if (!installed) ctx.skip();
+  const child = spawn(process.execPath, [bin, "demo", "--port", "0", "--log-level", "warn"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  try {
+    const fields = await waitForBanner(child, 90_000);
+    const endpoint = fields.get("GraphQL URL")!;
+    const anonKey = fields.get("anon key")!;
+    const clusterDir = new URL(fields.get("Database URL")!).searchParams.get("host")!;
+    expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/graphql\/v1$/);
+    expect(fields.get("service_role key")).toMatch(/^ey/);
+    expect(existsSync(clusterDir)).toBe(true);
+
+    const health = await fetch(endpoint.replace("/graphql/v1", "/health"));
+    expect(health.status).toBe(200);
+    const response = await fetch(endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/json", apikey: anonKey },
+      body: JSON.stringify({ query: "{ __typename }" }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ data: { __typename: "Query" } });
+
+    child.kill("SIGINT");
+    expect(await exited).toBe(0);
+    expect(existsSync(clusterDir)).toBe(false);
+  } finally {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  }
+});
