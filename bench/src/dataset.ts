@@ -102,7 +102,35 @@ export async function createDataset(client: pg.Client, scale: Scale): Promise<vo
 
 /** Puts the mutated table back to its generated state, so every mutation run starts equal. */
 export async function resetDataset(client: pg.Client, scale: Scale): Promise<void> {
-  await client.query("delete from blog_post where id > $1", [scale.posts]);
-  await client.query("update blog_post set title = 'Post ' || id where id = $1", [updateTargetId]);
-  await client.query("select setval('blog_post_id_seq', $1)", [scale.posts]);
+  await waitUntilQuiet(client);
+  await client.query("begin");
+  try {
+    await client.query("lock table blog_post in exclusive mode");
+    await client.query("delete from blog_post where id > $1", [scale.posts]);
+    await client.query("update blog_post set title = 'Post ' || id where id = $1", [updateTargetId]);
+    await client.query("select setval('blog_post_id_seq', $1)", [scale.posts]);
+    await client.query("commit");
+  } catch (e) {
+    await client.query("rollback");
+    throw e;
+  }
+}
+
+/**
+ * Waits until no API connection is running a statement. A load generator stops at its deadline
+ * while the engine may still be working through queued requests; resetting under them would
+ * let their inserts collide with the reset sequence.
+ */
+export async function waitUntilQuiet(client: pg.Client, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let quietPolls = 0;
+  while (Date.now() < deadline) {
+    const { rows } = await client.query<{ busy: number }>(
+      "select count(*)::int as busy from pg_stat_activity where usename = 'authenticator' and state is distinct from 'idle' and pid <> pg_backend_pid()",
+    );
+    quietPolls = rows[0]!.busy === 0 ? quietPolls + 1 : 0;
+    if (quietPolls >= 3) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("the engines kept running statements after the load stopped");
 }

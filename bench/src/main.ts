@@ -17,7 +17,7 @@ import { benchClaims, resolveScript, sqlAnswer, sqlScript } from "./indb";
 import { median, pgbenchCount, pgbenchRun, wrkRun, type Bounds, type PgTarget, type RunFigures } from "./load";
 import { prepareEngine } from "./prepare";
 import { benchQueries, type BenchQuery, type Prepared } from "./queries";
-import { commitDescription, machineDescription, renderMarkdown, renderPlot, type Cell, type ColdStart, type MemoryFigures, type Report, type Row } from "./report";
+import { commitDescription, loadAverage, machineDescription, renderMarkdown, renderPlot, type Cell, type ColdStart, type MemoryFigures, type Report, type Row } from "./report";
 import { requestBody, runOnce } from "./transport";
 import { evaluateTargets } from "./targets";
 import { measureColdStart, measureMemory } from "./coldStart";
@@ -64,6 +64,7 @@ async function main(): Promise<number> {
   mkdirSync(outDir, { recursive: true });
   const workDir = mkdtempSync(join(outDir, "work-"));
   const notes: string[] = [];
+  const loadAtStart = loadAverage();
   let mismatches = 0;
   log(`scale ${scale.kind}: ${scale.accounts} accounts, ${scale.blogs} blogs, ${scale.posts} posts; ${runs} runs × ${seconds} s after ${warmup} s warm-up`);
   const cluster: Cluster = startCluster();
@@ -247,6 +248,7 @@ async function main(): Promise<number> {
       machine: machineDescription(),
       postgres: postgresVersion,
       settings: `${scale.kind} scale (${scale.accounts.toLocaleString("en-US")} accounts, ${scale.blogs.toLocaleString("en-US")} blogs, ${scale.posts.toLocaleString("en-US")} posts); median of ${runs} runs of ${seconds} s after a ${warmup} s warm-up; loads from wrk (HTTP) and pgbench -M prepared (in the database); every request runs as \`authenticated\` from a JWT`,
+      load: loadAtStart,
       clients: clientLevels,
       rows,
       targets: [],
@@ -255,6 +257,9 @@ async function main(): Promise<number> {
       notes,
     };
     report.targets = evaluateTargets(report);
+    if (report.load > 1) {
+      notes.push("Other work kept the machine busy during this run (see the load average): figures are lower and noisier than on an idle machine.");
+    }
 
     const reportDir = join(benchDir, "report");
     mkdirSync(reportDir, { recursive: true });

@@ -2,7 +2,7 @@
 // commit, date, PASS/MISS per target) and a gnuplot PNG of throughput per engine per query.
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { cpus, totalmem, release } from "node:os";
+import { cpus, loadavg, totalmem, release } from "node:os";
 import { join } from "node:path";
 import type { EngineId } from "./engines";
 import { engineLabels } from "./engines";
@@ -47,6 +47,8 @@ export interface Report {
   machine: string;
   postgres: string;
   settings: string;
+  /** 1-minute load average just before the run started its own processes. */
+  load: number;
   clients: number[];
   rows: Row[];
   targets: Target[];
@@ -65,6 +67,11 @@ export function machineDescription(): string {
     distro = "";
   }
   return `${cpu.length} × ${model}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${distro} (Linux ${release()}), Node ${process.version}`;
+}
+
+/** The 1-minute load average: other work on the machine skews every figure, so it is reported. */
+export function loadAverage(): number {
+  return loadavg()[0] ?? NaN;
 }
 
 export function commitDescription(repoDir: string): string {
@@ -90,7 +97,7 @@ export function renderMarkdown(r: Report, plotFile: string | undefined): string 
   const sat = Math.max(...r.clients);
   const lines: string[] = [];
   lines.push("## Latest results", "");
-  lines.push(`- Date: ${r.date}`, `- Commit: ${r.commit}`, `- Machine: ${r.machine}`, `- PostgreSQL: ${r.postgres}`, `- Run: ${r.settings}`, "");
+  lines.push(`- Date: ${r.date}`, `- Commit: ${r.commit}`, `- Machine: ${r.machine}`, `- PostgreSQL: ${r.postgres}`, `- Run: ${r.settings}`, `- Load average (1 min) before the run: ${r.load.toFixed(2)} on ${cpus().length} cores`, "");
   lines.push("### Targets", "", "| Target | Measured | Result |", "| --- | --- | --- |");
   for (const t of r.targets) lines.push(`| ${t.name} | ${t.measured} | ${t.pass ? "PASS" : "MISS"} |`);
   lines.push("");
