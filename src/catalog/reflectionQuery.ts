@@ -20,6 +20,66 @@ rels as (
   join exposed_schemas s on s.oid = c.relnamespace
   where c.relkind in ('r', 'v', 'm', 'f', 'p')
 ),
+cols as (
+  select a.attrelid, jsonb_agg(jsonb_build_object(
+    'attnum', a.attnum,
+    'name', a.attname::text,
+    'typeOid', a.atttypid::bigint,
+    'typeName', pg_catalog.format_type(a.atttypid, a.atttypmod),
+    'notNull', a.attnotnull,
+    'hasDefault', a.atthasdef,
+    'isGenerated', a.attgenerated <> '',
+    'isSerial', a.attidentity <> '' or coalesce(pg_catalog.pg_get_expr(d.adbin, d.adrelid) like 'nextval(%', false),
+    'comment', ds.description,
+    'select', pg_catalog.has_column_privilege(a.attrelid, a.attnum, 'SELECT'),
+    'insert', pg_catalog.has_column_privilege(a.attrelid, a.attnum, 'INSERT'),
+    'update', pg_catalog.has_column_privilege(a.attrelid, a.attnum, 'UPDATE')
+  ) order by a.attnum) as columns
+  from pg_catalog.pg_attribute a
+  join rels r on r.oid = a.attrelid
+  left join pg_catalog.pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+  left join pg_catalog.pg_description ds
+    on ds.objoid = a.attrelid and ds.classoid = 'pg_catalog.pg_class'::regclass and ds.objsubid = a.attnum
+  where a.attnum > 0 and not a.attisdropped
+  group by a.attrelid
+),
+idx as (
+  select i.indrelid, jsonb_agg(jsonb_build_object(
+    'isPrimary', i.indisprimary,
+    'isPartial', i.indpred is not null,
+    'columns', (
+      select jsonb_agg(a.attname::text order by k.ord)
+      from unnest(i.indkey::int2[]) with ordinality as k(attnum, ord)
+      left join pg_catalog.pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum
+    ),
+    'hasExpression', 0 = any(i.indkey::int2[])
+  ) order by i.indexrelid) as indexes
+  from pg_catalog.pg_index i
+  join rels r on r.oid = i.indrelid
+  where i.indisunique and i.indisvalid
+  group by i.indrelid
+),
+fks as (
+  select con.conrelid, jsonb_agg(jsonb_build_object(
+    'name', con.conname::text,
+    'foreignTableOid', con.confrelid::bigint,
+    'localColumns', (
+      select jsonb_agg(a.attname::text order by k.ord)
+      from unnest(con.conkey) with ordinality as k(attnum, ord)
+      join pg_catalog.pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.attnum
+    ),
+    'foreignColumns', (
+      select jsonb_agg(a.attname::text order by k.ord)
+      from unnest(con.confkey) with ordinality as k(attnum, ord)
+      join pg_catalog.pg_attribute a on a.attrelid = con.confrelid and a.attnum = k.attnum
+    ),
+    'comment', pg_catalog.obj_description(con.oid, 'pg_constraint')
+  ) order by con.conname) as foreign_keys
+  from pg_catalog.pg_constraint con
+  join rels r on r.oid = con.conrelid
+  where con.contype = 'f'
+  group by con.conrelid
+),
 procs as (
   select p.*, s.nspname,
          count(*) over (partition by p.pronamespace, p.proname) as same_name
@@ -63,75 +123,23 @@ select jsonb_build_object(
       'relkind', r.relkind::text,
       'isPartition', r.relispartition,
       'rlsEnabled', r.relrowsecurity,
-      'comment', pg_catalog.obj_description(r.oid, 'pg_class'),
+      'comment', rd.description,
       'privileges', jsonb_build_object(
         'select', pg_catalog.has_table_privilege(r.oid, 'SELECT'),
         'insert', pg_catalog.has_table_privilege(r.oid, 'INSERT'),
         'update', pg_catalog.has_table_privilege(r.oid, 'UPDATE'),
         'delete', pg_catalog.has_table_privilege(r.oid, 'DELETE')
       ),
-      'columns', coalesce((
-        select jsonb_agg(jsonb_build_object(
-          'attnum', a.attnum,
-          'name', a.attname::text,
-          'typeOid', a.atttypid::bigint,
-          'typeName', pg_catalog.format_type(a.atttypid, a.atttypmod),
-          'notNull', a.attnotnull,
-          'hasDefault', a.atthasdef,
-          'isGenerated', a.attgenerated <> '',
-          'isSerial', a.attidentity <> '' or coalesce((
-            select pg_catalog.pg_get_expr(d.adbin, d.adrelid) like 'nextval(%'
-            from pg_catalog.pg_attrdef d where d.adrelid = r.oid and d.adnum = a.attnum
-          ), false),
-          'comment', pg_catalog.col_description(r.oid, a.attnum),
-          'select', pg_catalog.has_column_privilege(r.oid, a.attnum, 'SELECT'),
-          'insert', pg_catalog.has_column_privilege(r.oid, a.attnum, 'INSERT'),
-          'update', pg_catalog.has_column_privilege(r.oid, a.attnum, 'UPDATE')
-        ) order by a.attnum)
-        from pg_catalog.pg_attribute a
-        where a.attrelid = r.oid and a.attnum > 0 and not a.attisdropped
-      ), '[]'::jsonb),
-      'indexes', coalesce((
-        select jsonb_agg(jsonb_build_object(
-          'isPrimary', i.indisprimary,
-          'isPartial', i.indpred is not null,
-          'columns', (
-            select jsonb_agg(
-              (select a.attname::text from pg_catalog.pg_attribute a
-               where a.attrelid = r.oid and a.attnum = k.attnum)
-              order by k.ord)
-            from unnest(i.indkey::int2[]) with ordinality as k(attnum, ord)
-          ),
-          'hasExpression', 0 = any(i.indkey::int2[])
-        ) order by i.indexrelid)
-        from pg_catalog.pg_index i
-        where i.indrelid = r.oid and i.indisunique and i.indisvalid
-      ), '[]'::jsonb),
-      'foreignKeys', coalesce((
-        select jsonb_agg(jsonb_build_object(
-          'name', con.conname::text,
-          'foreignTableOid', con.confrelid::bigint,
-          'localColumns', (
-            select jsonb_agg(
-              (select a.attname::text from pg_catalog.pg_attribute a
-               where a.attrelid = con.conrelid and a.attnum = k.attnum)
-              order by k.ord)
-            from unnest(con.conkey) with ordinality as k(attnum, ord)
-          ),
-          'foreignColumns', (
-            select jsonb_agg(
-              (select a.attname::text from pg_catalog.pg_attribute a
-               where a.attrelid = con.confrelid and a.attnum = k.attnum)
-              order by k.ord)
-            from unnest(con.confkey) with ordinality as k(attnum, ord)
-          ),
-          'comment', pg_catalog.obj_description(con.oid, 'pg_constraint')
-        ) order by con.conname)
-        from pg_catalog.pg_constraint con
-        where con.conrelid = r.oid and con.contype = 'f'
-      ), '[]'::jsonb)
+      'columns', coalesce(cols.columns, '[]'::jsonb),
+      'indexes', coalesce(idx.indexes, '[]'::jsonb),
+      'foreignKeys', coalesce(fks.foreign_keys, '[]'::jsonb)
     ) order by r.nspname, r.relname)
     from rels r
+    left join pg_catalog.pg_description rd
+      on rd.objoid = r.oid and rd.classoid = 'pg_catalog.pg_class'::regclass and rd.objsubid = 0
+    left join cols on cols.attrelid = r.oid
+    left join idx on idx.indrelid = r.oid
+    left join fks on fks.conrelid = r.oid
   ), '[]'::jsonb),
   'types', coalesce((
     select jsonb_agg(jsonb_build_object(
