@@ -93,10 +93,29 @@ function tableRow(alias: string): RowRef {
   };
 }
 
-/** A row carried through a subquery as one composite column `r`. */
-function carriedRow(alias: string): RowRef {
-  const whole: Expr = { kind: "column", table: alias, name: "r" };
-  return { column: (name) => ({ kind: "field", expr: whole, name }), whole };
+/**
+ * A row carried out of the page subquery: only the columns the outer expressions use (column
+ * privileges may forbid the others), plus the whole row when a computed field needs it.
+ */
+interface CarriedRow extends RowRef {
+  used: Set<string>;
+  wholeUsed: boolean;
+}
+
+function carriedRow(alias: string): CarriedRow {
+  const row: CarriedRow = {
+    used: new Set(),
+    wholeUsed: false,
+    column(name) {
+      row.used.add(name);
+      return { kind: "column", table: alias, name: "c_" + name };
+    },
+    get whole(): Expr {
+      row.wholeUsed = true;
+      return { kind: "column", table: alias, name: "__r" };
+    },
+  };
+  return row;
 }
 
 function tableFrom(table: Table, alias: string): FromItem {
@@ -310,8 +329,9 @@ function connectionExpr(
 
   const pageAlias = aliases.next("p");
   const page = carriedRow(pageAlias);
-  const n: Expr = { kind: "column", table: pageAlias, name: "n" };
-  const inWindow = binary("<=", n, conn.pageSize);
+  const n: Expr = { kind: "column", table: pageAlias, name: "__n" };
+  // Row numbers count the rows an offset skips too.
+  const inWindow = binary("<=", n, conn.offset ? binary("+", conn.pageSize, conn.offset) : conn.pageSize);
   const byPosition: OrderItem[] = [{ expr: n, direction: conn.backward ? "desc" : "asc", nulls: "last" }];
   const windowAgg = (e: Expr): Expr => ({ kind: "call", schema: null, name: "jsonb_agg", args: [e], orderBy: byPosition, filter: inWindow });
   const hasMore = binary(">", { kind: "countStar" }, conn.pageSize);
@@ -420,8 +440,9 @@ function connectionExpr(
   const inner = scan(
     cursor ? (row) => afterCursor(effective, cursor, row) : null,
     (row) => [
-      { expr: row.whole, alias: "r" },
-      { expr: { kind: "rowNumber", orderBy: orderItems(effective, row) }, alias: "n" },
+      ...[...page.used].map((name) => ({ expr: row.column(name), alias: "c_" + name })),
+      ...(page.wholeUsed ? [{ expr: row.whole, alias: "__r" }] : []),
+      { expr: { kind: "rowNumber", orderBy: orderItems(effective, row) }, alias: "__n" },
     ],
   );
   const innerRow = inner.from!.kind === "table" || inner.from!.kind === "function" ? tableRow(inner.from!.alias) : null;

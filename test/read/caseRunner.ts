@@ -15,7 +15,6 @@ create or replace function graphql.resolve(
   returns jsonb language plpgsql volatile as $f$
 declare a jsonb;
 begin
-  create temp table if not exists __answers(q text, v text, o text, answer jsonb);
   select answer into a from __answers
    where q = "query" and v = coalesce("variables", '{}'::jsonb)::text and o is not distinct from "operationName";
   if found then return a; end if;
@@ -101,6 +100,8 @@ export interface CaseResult {
 }
 
 export async function runCase(client: pg.Client, name: string, sql: string, out: string): Promise<CaseResult> {
+  // Created by the superuser before the case switches roles; every role of the case may use it.
+  await client.query("create temp table if not exists __answers(q text, v text, o text, answer jsonb); grant all on __answers to public");
   const statements = splitStatements(sql);
   const expected = expectedValues(out, statements);
   const mismatches: CaseResult["mismatches"] = [];
@@ -134,7 +135,6 @@ export async function runCase(client: pg.Client, name: string, sql: string, out:
           (x: Error) => ({ response: { data: null, errors: [{ message: x.message }] }, statements: [] }),
         );
         await client.query("rollback to savepoint __answer").catch(() => {});
-        await client.query("create temp table if not exists __answers(q text, v text, o text, answer jsonb)");
         await client.query("insert into __answers values ($1, coalesce($2::jsonb, '{}'::jsonb)::text, $3, $4::jsonb)", [
           args.query,
           args.variables === null ? null : JSON.stringify(args.variables),
@@ -151,7 +151,7 @@ export async function runCase(client: pg.Client, name: string, sql: string, out:
     }
     compared++;
     const r = rows ?? [];
-    const actual = r.length === 1 && Object.keys(r[0]!).length === 1 ? cell(Object.values(r[0]!)[0]) : JSON.stringify(r);
+    const actual = r.every((row) => Object.keys(row).length === 1) ? r.map((row) => cell(Object.values(row)[0])).join("\n") : JSON.stringify(r);
     if (actual !== want) mismatches.push({ statement: st.trim().slice(0, 400), expected: want, actual });
   }
   void n;

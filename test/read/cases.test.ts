@@ -1,6 +1,6 @@
 // The pg_regress read cases, answered by the Node-side pipeline (see caseRunner.ts). Runs when
 // PG_GRAPHQL_CASES names a cases directory (sql/, expected/, fixtures.sql, read-cases.txt).
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, type TestDatabase } from "../harness/db";
@@ -37,6 +37,11 @@ describe.skipIf(!dir)("read cases through the Node pipeline", () => {
           readFileSync(join(dir!, "expected", name + ".out"), "utf8"),
         );
         await client.query("rollback").catch(() => {});
+        const report = process.env["PG_GRAPHQL_CASES_OUT"];
+        if (report && result.mismatches.length > 0) {
+          const text = result.mismatches.map((m) => `=== ${m.statement}\n--- expected\n${m.expected}\n+++ actual\n${m.actual}\n`).join("\n");
+          writeFileSync(join(report, name + ".diff"), text);
+        }
         expect(result.mismatches).toEqual([]);
         expect(result.compared).toBeGreaterThan(0);
         expect(result.unmatched).toBe(0);
