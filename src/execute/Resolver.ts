@@ -10,7 +10,7 @@ import type { ApiSchema } from "../schema/apiSchema";
 import { buildSchema } from "../schema/buildSchema";
 import { compileOperation, type CompiledOperation } from "./compileOperation";
 import { LruMap } from "./LruMap";
-import { errorResponse } from "./response";
+import { errorResponse, variablesError } from "./response";
 
 /** What the resolver needs from the database; PLV8's SPI or a test double over a real server. */
 export interface SyncDatabase {
@@ -63,9 +63,8 @@ export class Resolver {
   }
 
   resolve(query: string, variables: unknown, operationName: string | null): string {
-    if (variables !== null && variables !== undefined && (typeof variables !== "object" || Array.isArray(variables))) {
-      return errorResponse("variables must be an object", true);
-    }
+    const badVariables = variablesError(variables);
+    if (badVariables) return badVariables;
     const vars = (variables ?? {}) as Variables;
     const { key: schemaKey, api } = this.schema();
     if (api.loadError) return errorResponse(api.loadError, true);

@@ -73,7 +73,7 @@ function columnOps(ctx: PlanContext, column: string, typeOid: number, ops: Obj, 
       else throw new UserError("Error transpiling Is filter value type");
       continue;
     }
-    if (v === null) continue;
+    // A null operand is compared as SQL null (so matches nothing), as pg_graphql does.
     const labels = enumLabels(field.type);
     if (op === "in") {
       out.push({ kind: "compare", column, op, value: valueParam(v, arrayType(colType), labels) });

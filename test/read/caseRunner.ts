@@ -15,8 +15,10 @@ create or replace function graphql.resolve(
   returns jsonb language plpgsql volatile as $f$
 declare a jsonb;
 begin
-  select answer into a from __answers
-   where q = "query" and v = coalesce("variables", '{}'::jsonb)::text and o is not distinct from "operationName";
+  -- Each answer serves one call: the same query may answer differently after later DDL.
+  delete from __answers
+   where q = "query" and v = coalesce("variables", '{}'::jsonb)::text and o is not distinct from "operationName"
+   returning answer into a;
   if found then return a; end if;
   raise exception using errcode = 'GQ001',
     message = jsonb_build_object('query', "query", 'variables', "variables", 'operationName', "operationName")::text;
@@ -112,14 +114,18 @@ export async function runCase(client: pg.Client, name: string, sql: string, out:
     const st = statements[si]!;
     let rows: Record<string, unknown>[] | null = null;
     for (let attempt = 0; attempt < 50; attempt++) {
-      const inTx = await client.query("savepoint __case").then(
-        () => true,
-        () => false,
-      );
+      // Transaction control runs bare: a savepoint of ours around `savepoint a` would take `a`
+      // with it when released.
+      const control = /^\s*(begin|commit|rollback|savepoint|release|end)\b/i.test(st.replace(/--[^\n]*/g, ""));
+      const inTx = control
+        ? false
+        : await client.query("savepoint __case").then(
+            () => true,
+            () => false,
+          );
       try {
         const res = await client.query(st);
         rows = (Array.isArray(res) ? res[res.length - 1] : res).rows ?? [];
-        if (inTx) await client.query("release savepoint __case").catch(() => {});
         break;
       } catch (e) {
         const err = e as { code?: string; message: string };
@@ -131,7 +137,7 @@ export async function runCase(client: pg.Client, name: string, sql: string, out:
         const args = JSON.parse(err.message) as { query: string; variables: unknown; operationName: string | null };
         n++;
         await client.query("savepoint __answer").catch(() => {});
-        const answer = await resolveInNode(client, args.query, (args.variables ?? {}) as Record<string, unknown>, args.operationName).catch(
+        const answer = await resolveInNode(client, args.query, args.variables ?? {}, args.operationName).catch(
           (x: Error) => ({ response: { data: null, errors: [{ message: x.message }] }, statements: [] }),
         );
         await client.query("rollback to savepoint __answer").catch(() => {});

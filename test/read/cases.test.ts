@@ -24,6 +24,8 @@ describe.skipIf(!dir)("read cases through the Node pipeline", () => {
         // Raw text for json, jsonb and bool, as psql prints them.
         for (const oid of [114, 3802, 16]) client.setTypeParser(oid, (v: string) => v);
         await client.query("drop schema if exists graphql cascade; drop schema public cascade; create schema public; grant all on schema public to public;");
+        // pg_regress runs every case with these settings.
+        await client.query("set datestyle = 'Postgres, MDY'; set timezone = 'PST8PDT'");
         await client.query(STUB_SQL);
         await client.query(readFileSync("sql/20_helpers.sql", "utf8"));
         for (const st of splitStatements(readFileSync(join(dir!, "fixtures.sql"), "utf8"))) {

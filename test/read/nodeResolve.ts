@@ -5,7 +5,7 @@ import { parseCatalog } from "../../src/catalog/parseCatalog";
 import { REFLECTION_QUERY } from "../../src/catalog/reflectionQuery";
 import { prepareDocument } from "../../src/document/prepareDocument";
 import { compileOperation } from "../../src/execute/compileOperation";
-import { errorResponse } from "../../src/execute/response";
+import { errorResponse, variablesError } from "../../src/execute/response";
 import { buildSchema } from "../../src/schema/buildSchema";
 
 export interface Answer {
@@ -16,15 +16,17 @@ export interface Answer {
 export async function resolveInNode(
   client: pg.Client,
   query: string,
-  variables: Record<string, unknown> = {},
+  variables: unknown = {},
   operationName: string | null = null,
 ): Promise<Answer> {
+  const badVariables = variablesError(variables);
+  if (badVariables) return { response: JSON.parse(badVariables), statements: [] };
   const catalog = await client.query(REFLECTION_QUERY);
   const api = buildSchema(parseCatalog(catalog.rows[0].catalog));
   if (api.loadError) return { response: JSON.parse(errorResponse(api.loadError, true)), statements: [] };
   const doc = prepareDocument(query, operationName);
   if (doc.kind === "error") return { response: JSON.parse(errorResponse(doc.message, true)), statements: [] };
-  const compiled = compileOperation(api, doc, variables);
+  const compiled = compileOperation(api, doc, (variables ?? {}) as Record<string, unknown>);
   const statements = compiled.statements.filter((s): s is NonNullable<typeof s> => s !== null);
   const results: (string | null)[] = [];
   try {
