@@ -106,7 +106,7 @@ describe("buildSchema", () => {
         const account = api.graphql.getType("Account") as import("graphql").GraphQLObjectType;
         expect(Object.keys(account.getFields())).toEqual(["nodeId", "id", "address", "blogCollection"]);
         expect(String(account.getFields()["address"]!.type)).toBe("Address");
-        expect(String(account.getFields()["blogCollection"]!.type)).toBe("BlogConnection!");
+        expect(String(account.getFields()["blogCollection"]!.type)).toBe("BlogConnection");
         const blog = api.graphql.getType("Blog") as import("graphql").GraphQLObjectType;
         expect(String(blog.getFields()["owner"]!.type)).toBe("Account!");
         expect(resolutionOf(blog.getFields()["owner"]!)?.kind).toBe("relation");

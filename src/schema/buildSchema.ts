@@ -362,7 +362,7 @@ class Builder {
         const name = t.inflector.toLocalFromForeign(fk, relation.to, false);
         if (!isValidName(name) || fields[name] !== undefined) continue;
         fields[name] = {
-          type: new GraphQLNonNull(target.connection),
+          type: target.connection,
           args: connectionArgs(target, this.shared),
           extensions: res({ kind: "connection", table: relation.to, relation }),
         };

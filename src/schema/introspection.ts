@@ -168,7 +168,8 @@ function resolveObject(
     const node = nodes[0]!;
     const name = node.name.value;
     if (name === "__typename") {
-      result[key] = meta.kind;
+      // pg_graphql answers `__typename` inside `__type` with the described type's own name.
+      result[key] = meta.kind === "__Type" ? typeNameOf(meta.type) : meta.kind;
       continue;
     }
     const sub = mergedSelection(nodes);
@@ -192,6 +193,10 @@ function toJson(value: Value, sub: SelectionSetNode | undefined, ctx: Introspect
   }
   if (isMeta(value)) return resolveObject(value, sub, ctx, schema);
   return value as Json;
+}
+
+function typeNameOf(type: GraphQLType): string | null {
+  return type instanceof GraphQLNonNull || type instanceof GraphQLList ? null : type.name;
 }
 
 function typeKind(type: GraphQLType): string {
