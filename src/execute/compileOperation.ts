@@ -2,13 +2,14 @@
 // (one per root field that needs the database) and how to assemble their JSON texts into the
 // response. Pure: the same shape serves PLV8 (sync SPI) and Node tests (async node-pg).
 
-import { executeSync, Kind, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type FieldNode, type GraphQLSchema } from "graphql";
+import type { FieldNode } from "graphql";
 import type { Variables } from "../document/inputValue";
 import type { PreparedDocument } from "../document/prepareDocument";
 import { UserError } from "../document/UserError";
 import { planOperation } from "../plan/planOperation";
 import type { RootFieldPlan } from "../plan/types";
 import type { ApiSchema } from "../schema/apiSchema";
+import { introspectionEnabled, resolveIntrospectionField } from "../schema/introspection";
 import { buildRootSelect } from "../sql/buildQuery";
 import { renderSql, type Statement } from "../sql/render";
 import { errorResponse } from "./response";
@@ -63,38 +64,15 @@ function constant(response: string): CompiledOperation {
 type IntrospectionAnswer = { kind: "ok"; json: string } | { kind: "error"; message: string };
 
 function introspect(api: ApiSchema, doc: PreparedDocument, field: FieldNode, variables: Variables): IntrospectionAnswer {
-  const schema = api.introspection;
-  if (!schema) return { kind: "error", message: `Unknown field "${field.name.value}" on type Query` };
-  const document: DocumentNode = {
-    kind: Kind.DOCUMENT,
-    definitions: [
-      { ...doc.operation, operation: doc.operation.operation, selectionSet: { kind: Kind.SELECTION_SET, selections: [field] } },
-      ...doc.fragments.values(),
-    ],
-  };
-  const result = executeSync({ schema, document: typeNamesAsDescribed(schema, document), variableValues: variables as Record<string, unknown> });
-  if (result.errors && result.errors.length > 0) return { kind: "error", message: result.errors[0]!.message };
-  const key = field.alias?.value ?? field.name.value;
-  return { kind: "ok", json: JSON.stringify((result.data as Record<string, unknown> | null | undefined)?.[key] ?? null) };
-}
-
-/**
- * pg_graphql answers `__typename` on a `__Type` object with the name of the type it describes;
- * asking for `name` under the same response key reproduces that.
- */
-function typeNamesAsDescribed(schema: GraphQLSchema, document: DocumentNode): DocumentNode {
-  const info = new TypeInfo(schema);
-  return visit(
-    document,
-    visitWithTypeInfo(info, {
-      Field(node: FieldNode) {
-        if (node.name.value !== "__typename" || info.getParentType()?.name !== "__Type") return undefined;
-        return {
-          ...node,
-          alias: { kind: Kind.NAME, value: node.alias?.value ?? "__typename" },
-          name: { kind: Kind.NAME, value: "name" },
-        };
-      },
-    }),
-  );
+  if (!introspectionEnabled(api)) return { kind: "error", message: `Unknown field "${field.name.value}" on type Query` };
+  try {
+    const answer = resolveIntrospectionField(api, field, {
+      variables,
+      fragments: Object.fromEntries(doc.fragments),
+    });
+    return { kind: "ok", json: JSON.stringify(answer) };
+  } catch (e) {
+    if (e instanceof UserError) return { kind: "error", message: e.message };
+    throw e;
+  }
 }
