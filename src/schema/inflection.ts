@@ -43,13 +43,13 @@ export class Inflector {
     return this.inflect ? pascalCase(table.name) : table.name;
   }
 
-  /** Lower-camel form of the type name used for root fields: `accountCollection`, `accountByPk`. */
+  /**
+   * Base of root and relationship field names: the type name with its first letter lowered,
+   * with or without inflection (`AccountHolder` → `accountHolderCollection`).
+   */
   tableField(table: Table): string {
     const typeName = this.tableType(table);
-    if (table.directives.name !== undefined || !this.inflect) {
-      return this.inflect ? typeName.charAt(0).toLowerCase() + typeName.slice(1) : typeName;
-    }
-    return camelCase(table.name);
+    return typeName.charAt(0).toLowerCase() + typeName.slice(1);
   }
 
   column(column: Column): string {
