@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { ApolloClient, HttpLink, InMemoryCache, gql, type ApolloQueryResult } from "@apollo/client/core/index.js";
 import { relayStylePagination } from "@apollo/client/utilities/index.js";
-import { reflectsTables, signToken, startTestServer, type TestServer } from "./support";
+import { reflectsTables, runsMutations, signToken, startTestServer, type TestServer } from "./support";
 
 const ada = "00000000-0000-4000-8000-00000000000a";
 
@@ -47,6 +47,7 @@ interface PostsData {
 
 let server: TestServer;
 let ready = false;
+let mutations = false;
 
 function client(headers: Record<string, string>): ApolloClient<unknown> {
   return new ApolloClient({
@@ -58,6 +59,7 @@ function client(headers: Record<string, string>): ApolloClient<unknown> {
 beforeAll(async () => {
   server = await startTestServer({ demo: true });
   ready = await reflectsTables(server, "blogPostCollection");
+  mutations = ready && (await runsMutations(server, "BlogPostCollection"));
 });
 afterAll(async () => server.close());
 
@@ -90,8 +92,8 @@ it("pages through posts with fetchMore over endCursor", async (ctx) => {
   apollo.stop();
 });
 
-it("inserts a post as its signed-in owner and reads it back through the cache", async (ctx) => {
-  if (!ready) ctx.skip();
+it("inserts a post as its signed-in owner", async (ctx) => {
+  if (!mutations) ctx.skip();
   const { rows } = await server.db.query(
     "select b.id from public.blog b join public.account a on a.id = b.owner_id where a.user_id = $1",
     [ada],

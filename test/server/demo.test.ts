@@ -1,7 +1,7 @@
 // Smoke test of the demo command as `make demo` runs it: it starts a throwaway cluster and the
 // server, prints the address and keys, answers /health and a query, and Ctrl-C removes it all.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildServer } from "../../server/build.mjs";
@@ -17,6 +17,22 @@ beforeAll(async () => {
   await buildServer();
 });
 afterAll(async () => db.drop());
+
+/** Whether the process exits (or is only a zombie left to reap) within `timeoutMs`. */
+async function gone(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let state: string;
+    try {
+      state = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "")[0] ?? "";
+    } catch {
+      return true;
+    }
+    if (state === "Z") return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 function waitForBanner(child: ReturnType<typeof spawn>, timeoutMs: number): Promise<Map<string, string>> {
   return new Promise((resolve, reject) => {
@@ -55,6 +71,7 @@ it("starts, answers, and on Ctrl-C stops and removes its cluster", async (ctx) =
     expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/graphql\/v1$/);
     expect(fields.get("service_role key")).toMatch(/^ey/);
     expect(existsSync(clusterDir)).toBe(true);
+    const postmaster = Number(readFileSync(`${clusterDir}/data/postmaster.pid`, "utf8").split("\n")[0]);
 
     const health = await fetch(endpoint.replace("/graphql/v1", "/health"));
     expect(health.status).toBe(200);
@@ -69,6 +86,7 @@ it("starts, answers, and on Ctrl-C stops and removes its cluster", async (ctx) =
     child.kill("SIGINT");
     expect(await exited).toBe(0);
     expect(existsSync(clusterDir)).toBe(false);
+    expect(await gone(postmaster, 10_000)).toBe(true); // the cluster's server is gone too
   } finally {
     if (child.exitCode === null) child.kill("SIGKILL");
   }

@@ -46,10 +46,17 @@ export function clusterUrl(cluster: Cluster, user = "postgres", database = "post
 }
 
 export function removeCluster(cluster: Cluster): void {
+  const pgCtl = join(cluster.bindir, "pg_ctl");
   try {
-    run(join(cluster.bindir, "pg_ctl"), ["-D", cluster.dataDir, "-m", "fast", "-w", "stop"]);
+    run(pgCtl, ["-D", cluster.dataDir, "-m", "fast", "-w", "-t", "5", "stop"]);
   } catch {
-    // Not running any more: removing the folder is all that is left.
+    // A backend that does not finish exiting in time must not keep the demo (or its folder)
+    // alive: the data is thrown away, so an immediate stop loses nothing.
+    try {
+      run(pgCtl, ["-D", cluster.dataDir, "-m", "immediate", "-w", "-t", "30", "stop"]);
+    } catch {
+      // Not running any more: removing the folder is all that is left.
+    }
   }
   rmSync(cluster.root, { recursive: true, force: true });
 }
