@@ -168,12 +168,17 @@ describe("buildSchema", () => {
        create function add_ints(a int, b int default 2) returns int immutable language sql as $$ select a + b $$;
        create function bump(amount int) returns int volatile language sql as $$ select amount $$;
        create function nameless(int) returns int stable language sql as $$ select $1 $$;
+       create type color as enum ('red');
+       create function paint(c color) returns int stable language sql as $$ select 1 $$;
+       create function arr_default(arr int[] = '{1}') returns int[] stable language sql as $$ select arr $$;
        comment on function add_ints is e'@graphql({"description": "adds"})';`,
       async () => {
         const api = await reflectSchema(client);
         const query = api.graphql.getQueryType()!.getFields();
         expect(query["addInts"]?.description).toBe("adds");
         expect(query["nameless"]).toBeUndefined();
+        expect(query["paint"]).toBeUndefined();
+        expect(String(query["arrDefault"]!.args[0]!.type)).toBe("[Int]!");
         expect(api.graphql.getMutationType()!.getFields()["bump"]).toBeDefined();
         const account = api.graphql.getType("Account") as import("graphql").GraphQLObjectType;
         expect(resolutionOf(account.getFields()["fullName"]!)?.kind).toBe("computed");

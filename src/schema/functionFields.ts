@@ -44,6 +44,13 @@ function plainShape(shape: TypeShape): boolean {
   }
 }
 
+/** Enums (exposed or not) and arrays of enums: functions using them are not exposed. */
+function isEnumLike(oid: number, types: TypeMapper): boolean {
+  const t = types.get(oid);
+  if (t?.kind === "enum") return true;
+  return t?.kind === "array" && types.get(t.elementOid)?.kind === "enum";
+}
+
 function returnOf(fn: PgFunction, types: TypeMapper, tablesByOid: ReadonlyMap<number, Table>): FunctionReturn | null {
   const t = types.get(fn.returnTypeOid);
   if (t?.kind === "composite") {
@@ -54,7 +61,7 @@ function returnOf(fn: PgFunction, types: TypeMapper, tablesByOid: ReadonlyMap<nu
   }
   if (fn.returnsSet) return null;
   const shape = types.shape(fn.returnTypeOid);
-  if (!plainShape(shape)) return null;
+  if (!plainShape(shape) || isEnumLike(fn.returnTypeOid, types)) return null;
   return { kind: "scalar", typeOid: fn.returnTypeOid, isArray: shape.kind === "list" };
 }
 
@@ -92,12 +99,16 @@ export function exposedFunctions(
     let ok = true;
     fn.args.forEach((arg) => {
       const shape = types.shape(arg.typeOid);
-      if (!plainShape(shape)) ok = false;
+      if (!plainShape(shape) || isEnumLike(arg.typeOid, types)) ok = false;
       if (returns.kind === "connection" && CONNECTION_ARGS.has(arg.name!)) ok = false;
+      // Defaults of array arguments are not honoured: such arguments stay required.
+      const named = (shape.kind === "list" ? { ...arg, hasDefault: false, defaultSql: null } : arg) as FunctionArg & {
+        name: string;
+      };
       args.push({
-        arg: arg as FunctionArg & { name: string },
+        arg: named,
         shape,
-        defaultValue: arg.defaultSql === null ? null : defaultValueText(arg.defaultSql),
+        defaultValue: named.defaultSql === null ? null : defaultValueText(named.defaultSql),
       });
     });
     if (!ok) continue;
