@@ -28,6 +28,7 @@ interface RawColumn {
   name: string;
   typeOid: number;
   typeName: string;
+  maxLength: number | null;
   notNull: boolean;
   hasDefault: boolean;
   isGenerated: boolean;
@@ -147,6 +148,7 @@ function parseColumn(c: RawColumn): Column {
     name: c.name,
     typeOid: Number(c.typeOid),
     typeName: c.typeName,
+    maxLength: c.maxLength ?? null,
     notNull: c.notNull,
     hasDefault: c.hasDefault,
     isGenerated: c.isGenerated,

@@ -29,7 +29,7 @@ describe("reflection query", () => {
       create table account(
         id serial primary key,
         email text not null,
-        secret text,
+        secret varchar(12),
         feeling mood,
         tags text[]
       );
@@ -63,6 +63,8 @@ describe("reflection query", () => {
     expect(account.primaryKey).toEqual(["id"]);
     expect(account.columns.map((c) => c.name)).toEqual(["id", "email", "secret", "feeling", "tags"]);
     expect(account.columns[1]!.directives).toEqual({ name: "mail", description: "where to write" });
+    expect(account.columns[2]!.maxLength).toBe(12);
+    expect(account.columns[1]!.maxLength).toBeNull();
 
     const blog = catalog.tables.find((t) => t.name === "blog")!;
     expect(blog.foreignKeys).toHaveLength(1);

@@ -26,6 +26,7 @@ cols as (
     'name', a.attname::text,
     'typeOid', a.atttypid::bigint,
     'typeName', pg_catalog.format_type(a.atttypid, a.atttypmod),
+    'maxLength', case when a.atttypid in (1042, 1043) and a.atttypmod > 4 then a.atttypmod - 4 end,
     'notNull', a.attnotnull,
     'hasDefault', a.atthasdef,
     'isGenerated', a.attgenerated <> '',
