@@ -145,13 +145,21 @@ export async function buildApp(options: AppOptions): Promise<App> {
       : fail(reply, 503, "The database is unavailable"),
   );
 
+  let closing: Promise<void> | undefined;
+  // Answers sent while closing end their keep-alive connection, so the close need not wait for
+  // idle clients to time out.
+  fastify.addHook("onSend", async (_request, reply, payload) => {
+    if (closing) reply.header("connection", "close");
+    return payload;
+  });
   return {
     fastify,
     database,
     keys,
-    async close() {
-      await fastify.close();
-      await database.end();
+    close() {
+      // A signal and an owner may both ask; the pool must be ended once, after the last request.
+      closing ??= fastify.close().then(() => database.end());
+      return closing;
     },
   };
 }

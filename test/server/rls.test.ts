@@ -55,6 +55,9 @@ describe("roles under row level security", () => {
     expect(await bodies({ token: aliceToken })).toEqual(["alice private", "public: hello"]);
     expect(await bodies({ token: bobToken })).toEqual(["bob private"]);
     expect(await bodies({ apiKey: server.serviceKey })).toEqual(["alice private", "bob private", "public: hello"]);
+    // Clients that send the API key as the bearer token too (as supabase-js does) keep its role.
+    expect(await bodies({ token: server.anonKey })).toEqual(["public: hello"]);
+    expect(await bodies({ token: server.serviceKey })).toHaveLength(3);
   });
 
   it("answers GET queries as the key's role", async (ctx) => {
