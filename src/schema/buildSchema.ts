@@ -77,6 +77,14 @@ class Builder {
     };
   }
 
+  private exposedTablesCache: Map<number, Table> | null = null;
+
+  /** Exposed tables by oid; complete once build() has created every table's types. */
+  exposedTables(): ReadonlyMap<number, Table> {
+    this.exposedTablesCache ??= new Map([...this.tables].map(([oid, t]) => [oid, t.table]));
+    return this.exposedTablesCache;
+  }
+
   inflector(schema: string): Inflector {
     return this.inflectors.get(schema) ?? new Inflector(false);
   }
@@ -156,8 +164,7 @@ class Builder {
     }
     this.collectRelations();
 
-    const exposedTables = new Map([...this.tables].map(([oid, t]) => [oid, t.table]));
-    const rootFunctions = exposedFunctions(catalog.functions, this.types, exposedTables).filter(
+    const rootFunctions = exposedFunctions(catalog.functions, this.types, this.exposedTables()).filter(
       (f) => !takesRow(f.fn, this.types),
     );
 
@@ -331,8 +338,7 @@ class Builder {
   /** Computed fields, then relationships, after the node's own columns. */
   private nodeExtraFields(t: TableTypes): GraphQLFieldConfigMap<unknown, unknown> {
     const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
-    const exposedTables = new Map([...this.tables].map(([oid, x]) => [oid, x.table]));
-    const computed = computedFunctions(t.table, this.catalog.functions, this.types, exposedTables);
+    const computed = computedFunctions(t.table, this.catalog.functions, this.types, this.exposedTables());
     for (const f of computed) {
       const name = t.inflector.computedField(f.fn);
       if (!isValidName(name) || fields[name] !== undefined) continue;
