@@ -11,6 +11,7 @@ import { graphiqlPage } from "./graphiqlPage";
 import { identify, type Identity } from "./identity";
 import { Keyring, type ApiKeys } from "./keys";
 import { operationType, payloadFromBody, payloadFromSearch, type PayloadResult } from "./payload";
+import { invariant, unreachable } from "../../src/util/invariant";
 
 export interface AppOptions {
   config: ServerConfig;
@@ -85,7 +86,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const run = async (request: FastifyRequest, reply: FastifyReply, parsed: PayloadResult, viaGet: boolean) => {
     if (parsed.kind === "malformed") return fail(reply, 400, parsed.message);
     const identity = identities.get(request);
-    if (!identity) return fail(reply, 401, "Unauthorized");
+    invariant(identity, "the onRequest hook identifies every GraphQL request");
     if (viaGet && operationType(parsed.payload) === OperationTypeNode.MUTATION) {
       return fail(reply.header("allow", "POST"), 405, "Mutations are accepted only over POST");
     }
@@ -94,19 +95,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
       case "result":
         // The resolver's JSON text goes out as it came from the database.
         return reply.code(200).type("application/json; charset=utf-8").send(outcome.body);
-      case "statementError":
-        if (outcome.code === undefined) {
-          request.log.error({ message: outcome.message }, "resolve failed");
-          return fail(reply, 500, "Internal server error");
-        }
+      case "rejected":
         return reply.code(200).send({ data: null, errors: [{ message: outcome.message }] });
+      case "failed":
+        request.log.error({ code: outcome.code, message: outcome.message }, "resolve failed");
+        return fail(reply, 500, "Internal server error");
       case "unavailable":
         request.log.error({ message: outcome.message }, "database unavailable");
         return fail(reply, 503, "The database is unavailable");
-      default: {
-        const unreachable: never = outcome;
-        return unreachable;
-      }
+      default:
+        return unreachable(outcome, "outcome");
     }
   };
 

@@ -4,15 +4,24 @@ import pg from "pg";
 import type { JWTPayload } from "jose";
 import type { ApiRole } from "./keys";
 import { resolveParams, resolveSql, type GraphQLPayload } from "./resolveStatement";
+import { invariant } from "../../src/util/invariant";
 
 export type Outcome =
   | { kind: "result"; body: string }
-  | { kind: "statementError"; message: string; code: string | undefined }
+  /** The statement failed because of the request (its data, or what its role may do). */
+  | { kind: "rejected"; message: string }
+  /** The statement failed for a reason the client cannot act on. */
+  | { kind: "failed"; message: string; code: string }
   | { kind: "unavailable"; message: string };
 
 // Errors a concurrent `drop extension; create extension` can cause in a statement that looked up
-// the old functions: the statement was rolled back, so running it again is safe.
-const retryableCodes = new Set(["XX000", "42883", "3F000", "42P01", "40001", "40P01"]);
+// the old functions (or a deadlock or serialization failure): the statement was rolled back, so
+// running it again is safe.
+const retryableCodes = new Set(["42883", "3F000", "42P01", "40001", "40P01"]);
+
+function transient(error: { code: string; message: string }): boolean {
+  return retryableCodes.has(error.code) || (error.code === "XX000" && /cache lookup failed/.test(error.message));
+}
 const maxAttempts = 3;
 
 // SQLSTATE classes that mean the request (its query, data or permissions) is at fault.
@@ -33,15 +42,19 @@ export class Database {
       try {
         const result = await this.pool.query<{ body: string | null }>(resolveSql, params);
         const body = result.rows[0]?.body;
-        return { kind: "result", body: body ?? '{"data":null,"errors":[{"message":"no result"}]}' };
+        invariant(typeof body === "string", "graphql.resolve returns a JSON document");
+        return { kind: "result", body };
       } catch (e) {
         const error = e as Error & { code?: string; severity?: string };
         if (error.code === undefined || error.severity === undefined) {
           return { kind: "unavailable", message: error.message };
         }
-        if (attempt < maxAttempts && retryableCodes.has(error.code)) continue;
-        const requestFault = requestErrorClasses.some((c) => error.code!.startsWith(c));
-        return { kind: "statementError", message: error.message, code: requestFault ? error.code : undefined };
+        if (attempt < maxAttempts && transient({ code: error.code, message: error.message })) continue;
+        const code = error.code;
+        // A missing resolver is the deployment's fault, not the request's.
+        return requestErrorClasses.some((c) => code.startsWith(c)) && !retryableCodes.has(code)
+          ? { kind: "rejected", message: error.message }
+          : { kind: "failed", message: error.message, code };
       }
     }
   }

@@ -3,6 +3,7 @@ import { ConfigError, parseCommand, usage } from "./config";
 import { runDemo } from "./demo/runDemo";
 import { banner, onShutdown, serve } from "./serve";
 import { applySetup } from "./setup";
+import { unreachable } from "../../src/util/invariant";
 
 async function main(): Promise<void> {
   const command = parseCommand(process.argv.slice(2), process.env);
@@ -23,10 +24,8 @@ async function main(): Promise<void> {
     case "demo":
       await runDemo(command.config);
       return;
-    default: {
-      const unreachable: never = command;
-      throw new Error(`unknown command ${JSON.stringify(unreachable)}`);
-    }
+    default:
+      unreachable(command, "command");
   }
 }
 
