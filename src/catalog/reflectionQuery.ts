@@ -15,7 +15,7 @@ with exposed_schemas as (
     and pg_catalog.has_schema_privilege(n.oid, 'USAGE')
 ),
 rels as (
-  select c.oid, c.relname, c.relkind, c.relispartition, c.relrowsecurity, s.nspname
+  select c.oid, c.relname, c.relkind, c.relispartition, c.relrowsecurity, s.nspname, s.ord
   from pg_catalog.pg_class c
   join exposed_schemas s on s.oid = c.relnamespace
   where c.relkind in ('r', 'v', 'm', 'f', 'p')
@@ -82,7 +82,7 @@ fks as (
   group by con.conrelid
 ),
 procs as (
-  select p.*, s.nspname,
+  select p.*, s.nspname, s.ord,
          count(*) over (partition by p.pronamespace, p.proname) as same_name
   from pg_catalog.pg_proc p
   join exposed_schemas s on s.oid = p.pronamespace
@@ -134,7 +134,7 @@ select jsonb_build_object(
       'columns', coalesce(cols.columns, '[]'::jsonb),
       'indexes', coalesce(idx.indexes, '[]'::jsonb),
       'foreignKeys', coalesce(fks.foreign_keys, '[]'::jsonb)
-    ) order by r.nspname, r.relname)
+    ) order by r.ord, r.relname)
     from rels r
     left join pg_catalog.pg_description rd
       on rd.objoid = r.oid and rd.classoid = 'pg_catalog.pg_class'::regclass and rd.objsubid = 0
@@ -193,7 +193,7 @@ select jsonb_build_object(
       'isOverloaded', p.same_name > 1,
       'canExecute', pg_catalog.has_function_privilege(p.oid, 'EXECUTE'),
       'comment', pg_catalog.obj_description(p.oid, 'pg_proc')
-    ) order by p.nspname, p.proname, p.oid)
+    ) order by p.ord, p.proname, p.oid)
     from procs p
   ), '[]'::jsonb)
 ) as catalog

@@ -239,6 +239,21 @@ describe("buildSchema", () => {
     );
   });
 
+  it("keeps the first of two same-named tables on the search path and skips unnameable columns", async () => {
+    await withSchema(
+      `${ON}
+       create schema other;
+       create table other.account(id int primary key, other_only text);
+       create table public.account(id int primary key, "1st" text, "ok" text);
+       set local search_path = public, other;`,
+      async () => {
+        const api = await reflectSchema(client);
+        const account = api.graphql.getType("Account") as import("graphql").GraphQLObjectType;
+        expect(Object.keys(account.getFields())).toEqual(["nodeId", "id", "ok"]);
+      },
+    );
+  });
+
   it("has no introspection when no schema opted in", async () => {
     await withSchema(`create table blog(id serial primary key);`, async () => {
       const api = await reflectSchema(client);

@@ -154,9 +154,14 @@ class Builder {
 
   build(): ApiSchema {
     const catalog = this.catalog;
+    const baseNames = new Set<string>();
     for (const table of catalog.tables) {
       const inflector = this.inflector(table.schema);
       if (!isExposed(table, inflector)) continue;
+      // Two tables inflected to one name (e.g. in two schemas): the first one on the search path wins.
+      const base = inflector.tableType(table);
+      if (baseNames.has(base)) continue;
+      baseNames.add(base);
       this.tables.set(
         table.oid,
         buildTableTypes(table, inflector, this.shared, this.resolver, (t) => this.nodeExtraFields(t)),

@@ -343,7 +343,9 @@ function typeField(type: GraphQLType, name: string, schema: GraphQLSchema): Valu
       return named instanceof GraphQLInterfaceType ? [] : null;
     case "possibleTypes":
       if (named instanceof GraphQLInterfaceType || named instanceof GraphQLUnionType) {
-        return schema.getPossibleTypes(named).map((t) => ({ kind: "__Type", type: t }) as const);
+        return [...schema.getPossibleTypes(named)]
+          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+          .map((t) => ({ kind: "__Type", type: t }) as const);
       }
       return null;
     case "enumValues":

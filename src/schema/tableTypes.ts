@@ -15,7 +15,7 @@ import {
   type GraphQLOutputType,
 } from "graphql";
 import type { Column, Table } from "../catalog/model";
-import type { Inflector } from "./inflection";
+import { isValidName, type Inflector } from "./inflection";
 import type { AggregateOp, InputResolution, Resolution, TypeSource } from "./resolution";
 import type { ScalarName, TypeShape } from "./scalars";
 import type { SharedTypes } from "./sharedTypes";
@@ -110,7 +110,9 @@ export function buildTableTypes(
 ): TableTypes {
   const base = inflector.tableType(table);
   const fieldBase = inflector.tableField(table);
-  const columns = table.columns.filter((c) => c.privileges.select && types.output(types.shape(c)) !== null);
+  const columns = table.columns.filter(
+    (c) => c.privileges.select && isValidName(inflector.column(c)) && types.output(types.shape(c)) !== null,
+  );
 
   const aggregateEnabled = table.directives.aggregate?.enabled === true;
   const totalCountEnabled = table.directives.totalCount?.enabled === true;
@@ -236,7 +238,12 @@ export function buildTableTypes(
 
   const writable = (privilege: "insert" | "update") =>
     table.columns.filter(
-      (c) => c.privileges[privilege] && !c.isSerial && !c.isGenerated && types.output(types.shape(c)) !== null,
+      (c) =>
+        c.privileges[privilege] &&
+        !c.isSerial &&
+        !c.isGenerated &&
+        isValidName(inflector.column(c)) &&
+        types.output(types.shape(c)) !== null,
     );
   const inputFields = (privilege: "insert" | "update") => () => {
     const fields: GraphQLInputFieldConfigMap = {};
