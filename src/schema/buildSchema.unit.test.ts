@@ -96,7 +96,14 @@ describe("buildSchema (pure)", () => {
     expect(String(book.getFields()["id"]!.type)).toBe("BigInt!");
     const connection = api.graphql.getType("BookConnection") as GraphQLObjectType;
     expect(Object.keys(connection.getFields())).toEqual(["edges", "pageInfo", "totalCount", "aggregate"]);
-    expect(api.graphql.getType("BookSumAggregateResult")).toBeDefined();
+    const sum = api.graphql.getType("BookSumAggregateResult") as GraphQLObjectType;
+    expect(Object.entries(sum.getFields()).map(([k, f]) => `${k}: ${String(f.type)}`)).toEqual([
+      "id: BigInt",
+      "authorId: BigInt",
+      "price: BigFloat",
+    ]);
+    const avg = api.graphql.getType("BookAvgAggregateResult") as GraphQLObjectType;
+    expect(String(avg.getFields()["authorId"]!.type)).toBe("BigFloat");
     // Only the author table may change.
     expect(Object.keys(api.graphql.getMutationType()!.getFields())).toEqual([
       "deleteFromAuthorCollection",

@@ -94,7 +94,6 @@ const COMPARABLE: ReadonlySet<ScalarName> = new Set([
   "Date",
   "Time",
   "Datetime",
-  "UUID",
 ]);
 
 /**
@@ -362,33 +361,41 @@ function buildAggregate(
   types: TypeResolver,
 ): { type: GraphQLObjectType; all: GraphQLObjectType[] } {
   const results: GraphQLObjectType[] = [];
-  const opType = (op: AggregateOp, suffix: string, description: string, eligible: ReadonlySet<ScalarName>) => {
+  const opType = (
+    op: AggregateOp,
+    suffix: string,
+    typeDescription: string,
+    fieldDescription: (name: string) => string,
+    eligible: ReadonlySet<ScalarName>,
+  ) => {
     const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
     for (const column of columns) {
       const scalar = scalarOf(types.shape(column));
       if (scalar === null || !eligible.has(scalar)) continue;
       let out: ScalarName = scalar;
       if (op === "avg") out = "BigFloat";
-      else if (op === "sum") out = scalar === "Int" || scalar === "BigInt" ? "BigInt" : scalar === "Float" ? "Float" : "BigFloat";
-      fields[inflector.column(column)] = {
+      else if (op === "sum") out = scalar === "Int" || scalar === "BigInt" ? "BigInt" : "BigFloat";
+      const name = inflector.column(column);
+      fields[name] = {
         type: shared.scalars[out],
-        description: `${description} of ${inflector.column(column)}`,
+        description: fieldDescription(name),
         extensions: res({ kind: "aggregateColumn", op, column }),
       };
     }
     if (Object.keys(fields).length === 0) return null;
     const type = new GraphQLObjectType({
       name: `${base}${suffix}AggregateResult`,
+      description: typeDescription,
       fields,
       extensions: src({ kind: "aggregateFields", table, op }),
     });
     results.push(type);
     return type;
   };
-  const sum = opType("sum", "Sum", "Sum", SUMMABLE);
-  const avg = opType("avg", "Avg", "Average", SUMMABLE);
-  const min = opType("min", "Min", "Minimum", COMPARABLE);
-  const max = opType("max", "Max", "Maximum", COMPARABLE);
+  const sum = opType("sum", "Sum", `Result of summation aggregation for \`${base}\``, (n) => `Sum of ${n} values`, SUMMABLE);
+  const avg = opType("avg", "Avg", `Result of average aggregation for \`${base}\``, (n) => `Average of ${n} values`, SUMMABLE);
+  const min = opType("min", "Min", `Result of minimum aggregation for \`${base}\``, (n) => `Minimum ${n} value`, COMPARABLE);
+  const max = opType("max", "Max", `Result of maximum aggregation for \`${base}\``, (n) => `Maximum ${n} value`, COMPARABLE);
   const fields: GraphQLFieldConfigMap<unknown, unknown> = {
     count: {
       type: new GraphQLNonNull(GraphQLInt),
@@ -401,12 +408,13 @@ function buildAggregate(
       fields[name] = { type, description, extensions: res({ kind: "aggregateOp", op: name, table }) };
     }
   };
-  add("sum", sum, "Summation aggregates for `" + base + "`");
-  add("avg", avg, "Average aggregates for `" + base + "`");
+  add("sum", sum, `Summation aggregates for \`${base}\``);
+  add("avg", avg, `Average aggregates for \`${base}\``);
   add("min", min, "Minimum aggregates for comparable fields");
   add("max", max, "Maximum aggregates for comparable fields");
   const type = new GraphQLObjectType({
     name: `${base}Aggregate`,
+    description: `Aggregate results for \`${base}\``,
     fields,
     extensions: src({ kind: "aggregate", table }),
   });
