@@ -340,7 +340,8 @@ function typeField(type: GraphQLType, name: string, schema: GraphQLSchema): Valu
       if (named instanceof GraphQLObjectType) {
         return named.getInterfaces().map((t) => ({ kind: "__Type", type: t }) as const);
       }
-      return named instanceof GraphQLInterfaceType ? [] : null;
+      // pg_graphql lists interfaces for object types only.
+      return null;
     case "possibleTypes":
       if (named instanceof GraphQLInterfaceType || named instanceof GraphQLUnionType) {
         return [...schema.getPossibleTypes(named)]
