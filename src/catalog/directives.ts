@@ -32,8 +32,9 @@ export function directiveJson(comment: string | null): JsonObject {
   let value: unknown;
   try {
     value = JSON.parse(body);
-  } catch (e) {
-    throw new DirectiveError(`${LOAD_ERROR_PREFIX} ${e instanceof Error ? e.message : String(e)}`);
+  } catch {
+    // pg_graphql reads directives with a jsonb cast, so PostgreSQL's wording is the one users see.
+    throw new DirectiveError(`${LOAD_ERROR_PREFIX} invalid input syntax for type json`);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new DirectiveError(`${LOAD_ERROR_PREFIX} A directive must be a JSON object`);
