@@ -106,6 +106,22 @@ describe("reflection query", () => {
     expect(blog.columns.some((c) => c.privileges.select)).toBe(false);
   });
 
+  it("leaves out schemas of the search path the role has no USAGE on", async () => {
+    const client = await db.connect();
+    try {
+      await client.query("begin");
+      await client.query("create schema hidden_s; create table hidden_s.t(id int primary key)");
+      await client.query(`set local search_path = public, hidden_s; set local role ${reader}`);
+      const { rows } = await client.query(REFLECTION_QUERY);
+      const catalog = parseCatalog(rows[0].catalog);
+      expect(catalog.schemas.map((s) => s.name)).toEqual(["public"]);
+      expect(catalog.tables.some((t) => t.schema === "hidden_s")).toBe(false);
+      await client.query("rollback");
+    } finally {
+      await client.end();
+    }
+  });
+
   it("turns a malformed directive into a load error", async () => {
     const client = await db.connect();
     try {

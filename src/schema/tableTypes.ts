@@ -120,7 +120,6 @@ export function buildTableTypes(
   const canDelete = table.privileges.delete;
 
   // Declared before the types so the field thunks can close over the finished record.
-  // eslint-disable-next-line prefer-const
   let self: TableTypes;
 
   const node = new GraphQLObjectType({
