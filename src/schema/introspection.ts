@@ -156,6 +156,38 @@ function mergedSelection(nodes: readonly FieldNode[]): SelectionSetNode | undefi
   return { kind: Kind.SELECTION_SET, selections: sets.flatMap((s) => s.selections) };
 }
 
+/** A selection set's fields for one meta type: response key, field name, merged sub-selection. */
+type FieldPlan = readonly { readonly key: string; readonly name: string; readonly sub: SelectionSetNode | undefined }[];
+
+/**
+ * Plans per selection set and meta type, for one request: a full `__schema` walk visits the same
+ * selection sets thousands of times.
+ */
+const planCache = new WeakMap<IntrospectionContext, Map<SelectionSetNode, Map<string, FieldPlan>>>();
+
+function fieldPlan(selectionSet: SelectionSetNode, kind: string, ctx: IntrospectionContext): FieldPlan {
+  let bySet = planCache.get(ctx);
+  if (bySet === undefined) {
+    bySet = new Map();
+    planCache.set(ctx, bySet);
+  }
+  let byKind = bySet.get(selectionSet);
+  if (byKind === undefined) {
+    byKind = new Map();
+    bySet.set(selectionSet, byKind);
+  }
+  let plan = byKind.get(kind);
+  if (plan === undefined) {
+    plan = [...collectFields(selectionSet, kind, ctx)].map(([key, nodes]) => ({
+      key,
+      name: nodes[0]!.name.value,
+      sub: mergedSelection(nodes),
+    }));
+    byKind.set(kind, plan);
+  }
+  return plan;
+}
+
 function resolveObject(
   meta: Meta,
   selectionSet: SelectionSetNode | undefined,
@@ -164,15 +196,12 @@ function resolveObject(
 ): Json {
   if (selectionSet === undefined) return null;
   const result: { [key: string]: Json } = {};
-  for (const [key, nodes] of collectFields(selectionSet, meta.kind, ctx)) {
-    const node = nodes[0]!;
-    const name = node.name.value;
+  for (const { key, name, sub } of fieldPlan(selectionSet, meta.kind, ctx)) {
     if (name === "__typename") {
       // pg_graphql answers `__typename` inside `__type` with the described type's own name.
       result[key] = meta.kind === "__Type" ? typeNameOf(meta.type) : meta.kind;
       continue;
     }
-    const sub = mergedSelection(nodes);
     const value = fieldValue(meta, name, schema);
     result[key] = toJson(value, sub, ctx, schema);
   }
