@@ -10,11 +10,12 @@ export interface ApiSchema {
   /**
    * The same API minus the entities of schemas that did not opt in to introspection: what
    * `__schema` / `__type` describe. Null when no exposed schema opted in, in which case
-   * `__schema` and `__type` are unknown fields of Query.
+   * `__schema` and `__type` are unknown fields of Query. Those selections are answered by
+   * resolveIntrospectionField() in ./introspection.
    */
   readonly introspection: GraphQLSchema | null;
   readonly catalog: Catalog;
-  /** Settings of the first schema on the search path (pg_graphql reads them from there). */
+  /** Settings of the first schema on the search path; a table's own schema's settings are in the catalog. */
   readonly settings: SchemaInfo["directives"];
   /**
    * When set, the schema could not be built (e.g. a malformed comment directive): every
