@@ -70,7 +70,7 @@ class Builder {
     this.types = new TypeMapper(catalog.types);
     for (const s of catalog.schemas) this.inflectors.set(s.name, new Inflector(s.directives.inflectNames));
     this.resolver = {
-      shape: (column) => this.types.shape(column.typeOid),
+      shape: (column) => this.nameable(this.types.shape(column.typeOid)),
       output: (shape) => this.output(shape),
       enumType: (shape) => this.enumOf(shape.type).type,
       enumFilter: (shape) => this.enumOf(shape.type).filter,
@@ -110,6 +110,18 @@ class Builder {
       this.enums.set(t.oid, e);
     }
     return e;
+  }
+
+  /** Enums whose name GraphQL cannot carry surface as Opaque, like enums off the search path. */
+  nameable(shape: TypeShape): TypeShape {
+    if (shape.kind === "enum" && !isValidName(this.inflector(shape.type.schema).enumType(shape.type))) {
+      return { kind: "scalar", scalar: "Opaque" };
+    }
+    if (shape.kind === "list") {
+      const element = this.nameable(shape.element);
+      return element === shape.element ? shape : { kind: "list", element };
+    }
+    return shape;
   }
 
   output(shape: TypeShape): GraphQLOutputType | null {
