@@ -256,6 +256,26 @@ describe("buildSchema", () => {
     );
   });
 
+  it("leaves out tables and enums whose type names are already taken", async () => {
+    await withSchema(
+      `${ON}
+       create type blog_edge as enum ('a');
+       create table page_info(id int primary key);
+       create table blog(id int primary key, kind blog_edge);
+       create table blog_filter(id int primary key);`,
+      async () => {
+        const api = await reflectSchema(client);
+        const query = api.graphql.getQueryType()!.getFields();
+        expect(query["pageInfoCollection"]).toBeUndefined();
+        expect(query["blogFilterCollection"]).toBeUndefined();
+        expect(query["blogCollection"]).toBeDefined();
+        const blog = api.graphql.getType("Blog") as import("graphql").GraphQLObjectType;
+        expect(String(blog.getFields()["kind"]!.type)).toBe("Opaque");
+        expect(String((api.graphql.getType("PageInfo") as import("graphql").GraphQLObjectType).getFields()["hasNextPage"]!.type)).toBe("Boolean!");
+      },
+    );
+  });
+
   it("has no introspection when no schema opted in", async () => {
     await withSchema(`create table blog(id serial primary key);`, async () => {
       const api = await reflectSchema(client);

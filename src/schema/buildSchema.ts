@@ -30,6 +30,28 @@ type EnumPgType = Extract<PgType, { kind: "enum" }>;
 
 const DEFAULT_SETTINGS: SchemaDirectives = { inflectNames: false, maxRows: DEFAULT_MAX_ROWS, introspection: false };
 
+/** Every type name a table may produce, as suffixes of its base name. */
+const TABLE_TYPE_SUFFIXES = [
+  "",
+  "Connection",
+  "Edge",
+  "Filter",
+  "OrderBy",
+  "InsertInput",
+  "InsertResponse",
+  "UpdateInput",
+  "UpdateResponse",
+  "DeleteResponse",
+  "Aggregate",
+  "SumAggregateResult",
+  "AvgAggregateResult",
+  "MinAggregateResult",
+  "MaxAggregateResult",
+];
+
+/** Names graphql-js or the API itself use besides the shared types. */
+const RESERVED_NAMES = ["Query", "Mutation", "Subscription"];
+
 /** Primary key column types a `<x>ByPk` field can take as arguments. */
 const BY_PK_SCALARS: ReadonlySet<ScalarName> = new Set(["Int", "BigInt", "String", "UUID"]);
 
@@ -68,6 +90,7 @@ class Builder {
 
   constructor(private readonly catalog: Catalog) {
     this.types = new TypeMapper(catalog.types);
+    for (const name of [...this.shared.all.map((t) => t.name), ...RESERVED_NAMES]) this.claimed.set(name, "builtin");
     for (const s of catalog.schemas) this.inflectors.set(s.name, new Inflector(s.directives.inflectNames));
     this.resolver = {
       shape: (column) => this.nameable(this.types.shape(column.typeOid)),
@@ -112,10 +135,26 @@ class Builder {
     return e;
   }
 
-  /** Enums whose name GraphQL cannot carry surface as Opaque, like enums off the search path. */
+  /** Type names in use, with who holds them; built-in names are held from the start. */
+  private readonly claimed = new Map<string, string>();
+
+  /** Takes every name for `owner`, or none of them when one is held by someone else. */
+  private claim(names: readonly string[], owner: string): boolean {
+    if (names.some((n) => (this.claimed.get(n) ?? owner) !== owner)) return false;
+    for (const n of names) this.claimed.set(n, owner);
+    return true;
+  }
+
+  /**
+   * Enums whose name GraphQL cannot carry, or that another type already holds, surface as
+   * Opaque, like enums off the search path.
+   */
   nameable(shape: TypeShape): TypeShape {
-    if (shape.kind === "enum" && !isValidName(this.inflector(shape.type.schema).enumType(shape.type))) {
-      return { kind: "scalar", scalar: "Opaque" };
+    if (shape.kind === "enum") {
+      const name = this.inflector(shape.type.schema).enumType(shape.type);
+      if (!isValidName(name) || !this.claim([name, `${name}Filter`], `enum:${shape.type.oid}`)) {
+        return { kind: "scalar", scalar: "Opaque" };
+      }
     }
     if (shape.kind === "list") {
       const element = this.nameable(shape.element);
@@ -166,14 +205,13 @@ class Builder {
 
   build(): ApiSchema {
     const catalog = this.catalog;
-    const baseNames = new Set<string>();
     for (const table of catalog.tables) {
       const inflector = this.inflector(table.schema);
       if (!isExposed(table, inflector)) continue;
-      // Two tables inflected to one name (e.g. in two schemas): the first one on the search path wins.
+      // A table whose type names are taken (a built-in, or a table earlier on the search path
+      // inflected to the same names) is left out rather than breaking the whole schema.
       const base = inflector.tableType(table);
-      if (baseNames.has(base)) continue;
-      baseNames.add(base);
+      if (!this.claim(TABLE_TYPE_SUFFIXES.map((suffix) => base + suffix), `table:${table.oid}`)) continue;
       this.tables.set(
         table.oid,
         buildTableTypes(table, inflector, this.shared, this.resolver, (t) => this.nodeExtraFields(t)),
@@ -234,10 +272,11 @@ class Builder {
     for (const e of this.enums.values()) named.push(e.type, e.filter);
     // Enums on the search path are part of the API even when no column uses them.
     for (const t of catalog.types) {
-      if (t.kind === "enum" && t.exposed && isValidName(this.inflector(t.schema).enumType(t))) {
-        const e = this.enumOf(t);
-        if (!named.includes(e.type)) named.push(e.type, e.filter);
-      }
+      if (t.kind !== "enum" || !t.exposed) continue;
+      const shape = this.nameable({ kind: "enum", type: t });
+      if (shape.kind !== "enum") continue;
+      const e = this.enumOf(t);
+      if (!named.includes(e.type)) named.push(e.type, e.filter);
     }
     const graphql = new GraphQLSchema({
       query,
