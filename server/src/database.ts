@@ -68,7 +68,14 @@ export class Database {
     }
   }
 
-  end(): Promise<void> {
-    return this.pool.end();
+  /** Closes the pool's connections, waiting at most `timeoutMs` for backends to acknowledge. */
+  async end(timeoutMs = 5000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+      timer.unref();
+    });
+    await Promise.race([this.pool.end(), late]);
+    clearTimeout(timer);
   }
 }
