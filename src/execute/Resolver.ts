@@ -8,7 +8,7 @@ import { parseCatalog } from "../catalog/parseCatalog";
 import { REFLECTION_QUERY } from "../catalog/reflectionQuery";
 import type { ApiSchema } from "../schema/apiSchema";
 import { buildSchema } from "../schema/buildSchema";
-import { compileOperation, type CompiledOperation } from "./compileOperation";
+import { compileOperation, type CachedStatements, type CompiledOperation } from "./compileOperation";
 import { LruMap } from "./LruMap";
 import { errorResponse, variablesError } from "./response";
 
@@ -30,6 +30,8 @@ export interface ResolverStats {
   operationCacheMisses: number;
   /** Same query text and same variable values: the statements are reused as they are. */
   compiledCacheHits: number;
+  /** Same query text, other variable values, same plan shape: SQL generation skipped. */
+  sqlCacheHits: number;
   preparedPlanHits: number;
   preparedPlanMisses: number;
 }
@@ -38,11 +40,14 @@ interface OperationEntry {
   document: PreparedDocument | DocumentError;
   /** Compiled statements by the variables' JSON text. */
   compiled: LruMap<string, CompiledOperation>;
+  /** Rendered statements by plan shape. */
+  sql: LruMap<string, CachedStatements>;
 }
 
 const SCHEMA_CACHE_SIZE = 8;
 const OPERATION_CACHE_SIZE = 256;
 const COMPILED_PER_OPERATION = 16;
+const SHAPES_PER_OPERATION = 8;
 const PLAN_CACHE_SIZE = 256;
 
 export class Resolver {
@@ -54,6 +59,7 @@ export class Resolver {
     operationCacheHits: 0,
     operationCacheMisses: 0,
     compiledCacheHits: 0,
+    sqlCacheHits: 0,
     preparedPlanHits: 0,
     preparedPlanMisses: 0,
   };
@@ -74,7 +80,11 @@ export class Resolver {
     if (entry) this.stats.operationCacheHits++;
     else {
       this.stats.operationCacheMisses++;
-      entry = { document: prepareDocument(query, operationName), compiled: new LruMap(COMPILED_PER_OPERATION) };
+      entry = {
+        document: prepareDocument(query, operationName),
+        compiled: new LruMap(COMPILED_PER_OPERATION),
+        sql: new LruMap(SHAPES_PER_OPERATION),
+      };
       this.operations.set(opKey, entry);
     }
     if (entry.document.kind === "error") return errorResponse(entry.document.message, true);
@@ -83,7 +93,7 @@ export class Resolver {
     let compiled = entry.compiled.get(varsKey);
     if (compiled) this.stats.compiledCacheHits++;
     else {
-      compiled = compileOperation(api, entry.document, vars);
+      compiled = compileOperation(api, entry.document, vars, entry.sql, () => this.stats.sqlCacheHits++);
       entry.compiled.set(varsKey, compiled);
     }
 

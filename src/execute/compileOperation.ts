@@ -7,7 +7,9 @@ import type { Variables } from "../document/inputValue";
 import type { PreparedDocument } from "../document/prepareDocument";
 import { UserError } from "../document/UserError";
 import { planOperation } from "../plan/planOperation";
-import type { RootFieldPlan } from "../plan/types";
+import { planShape } from "../plan/planShape";
+import type { OperationPlan, RootFieldPlan } from "../plan/types";
+import { param, pgType, type ParamNode } from "../sql/ast";
 import type { ApiSchema } from "../schema/apiSchema";
 import { introspectionEnabled, resolveIntrospectionField } from "../schema/introspection";
 import { buildRootSelect } from "../sql/buildQuery";
@@ -21,18 +23,34 @@ export interface CompiledOperation {
   assemble(results: (string | null)[]): string;
 }
 
-export function compileOperation(api: ApiSchema, doc: PreparedDocument, variables: Variables): CompiledOperation {
+/** Where a cached statement's `$n` gets its value: a parameter of the new plan, or a constant. */
+type ParamSource = { kind: "plan"; index: number } | { kind: "constant"; value: string | null };
+
+export type CachedStatements = ({ sql: string; sources: ParamSource[] } | null)[];
+
+/** Rendered statements by plan shape, for one query text. */
+export interface SqlCache {
+  get(shape: string): CachedStatements | undefined;
+  set(shape: string, statements: CachedStatements): void;
+}
+
+export function compileOperation(
+  api: ApiSchema,
+  doc: PreparedDocument,
+  variables: Variables,
+  sqlCache: SqlCache | null = null,
+  onCacheHit: () => void = () => {},
+): CompiledOperation {
   let fields: RootFieldPlan[];
+  let plan: OperationPlan;
   try {
-    fields = planOperation(api, doc, variables).fields;
+    plan = planOperation(api, doc, variables);
+    fields = plan.fields;
   } catch (e) {
     if (e instanceof UserError) return constant(errorResponse(e.message, e.omitData));
     throw e;
   }
-  const statements = fields.map((f) => {
-    const s = buildRootSelect(f);
-    return s ? renderSql(s) : null;
-  });
+  const statements = sqlCache ? cachedStatements(plan, sqlCache, onCacheHit) : renderAll(fields);
   // Introspection is answered up front: an error there fails the whole request.
   const fixed = new Map<number, string>();
   for (let i = 0; i < fields.length; i++) {
@@ -55,6 +73,50 @@ export function compileOperation(api: ApiSchema, doc: PreparedDocument, variable
       return '{"data": {' + parts.join(", ") + "}}";
     },
   };
+}
+
+function renderAll(fields: RootFieldPlan[]): (Statement | null)[] {
+  return fields.map((f) => {
+    const s = buildRootSelect(f);
+    return s ? renderSql(s) : null;
+  });
+}
+
+/**
+ * The same query with other variable values usually plans to the same shape: its statements are
+ * then taken from the cache and only re-bound, skipping SQL generation.
+ */
+function cachedStatements(plan: OperationPlan, cache: SqlCache, onHit: () => void): (Statement | null)[] {
+  const { shape, params } = planShape(plan);
+  const cached = cache.get(shape);
+  if (cached) {
+    onHit();
+    return cached.map((c) => {
+      if (!c) return null;
+      const nodes = c.sources.map((src) => (src.kind === "plan" ? params[src.index]! : param(src.value, pgType("text"))));
+      return { sql: c.sql, params: nodes.map((n) => n.value), nodes };
+    });
+  }
+  const statements = renderAll(plan.fields);
+  const index = new Map<ParamNode, number>();
+  params.forEach((p, i) => {
+    if (!index.has(p)) index.set(p, i);
+  });
+  cache.set(
+    shape,
+    statements.map((s) =>
+      s
+        ? {
+            sql: s.sql,
+            sources: s.nodes.map((n): ParamSource => {
+              const i = index.get(n);
+              return i === undefined ? { kind: "constant", value: n.value } : { kind: "plan", index: i };
+            }),
+          }
+        : null,
+    ),
+  );
+  return statements;
 }
 
 function constant(response: string): CompiledOperation {

@@ -8,6 +8,8 @@ import { quoteIdent } from "./quote";
 export interface Statement {
   sql: string;
   params: (string | null)[];
+  /** The parameter node behind each `$n` (n - 1), for callers that re-bind cached statements. */
+  nodes: ParamNode[];
 }
 
 /** PostgreSQL caps function arguments at 100, so one jsonb_build_object call holds 50 pairs. */
@@ -18,12 +20,14 @@ const SAFE_TEXT = /^[A-Za-z0-9_]*$/;
 
 export function renderSql(root: Select): Statement {
   const params: (string | null)[] = [];
+  const nodes: ParamNode[] = [];
   const numbers = new Map<ParamNode, number>();
 
   function renderParam(p: ParamNode): string {
     let n = numbers.get(p);
     if (n === undefined) {
       params.push(p.value);
+      nodes.push(p);
       n = params.length;
       numbers.set(p, n);
     }
@@ -143,7 +147,7 @@ export function renderSql(root: Select): Statement {
   }
 
   const sql = selectText(root);
-  return { sql, params };
+  return { sql, params, nodes };
 }
 
 /** Built-in SQL functions the planner calls are bare lowercase names; others are quoted. */

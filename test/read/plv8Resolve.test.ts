@@ -64,6 +64,8 @@ describe("graphql.resolve in PostgreSQL", () => {
       const after = await info(client);
       expect(after.operationCacheHits - before.operationCacheHits).toBe(2);
       expect(after.compiledCacheHits - before.compiledCacheHits).toBe(1);
+      // New values, same plan shape: the rendered statements are re-bound, not generated again.
+      expect(after.sqlCacheHits - before.sqlCacheHits).toBe(1);
       // Different variable values give the same statements: their prepared plans are reused.
       expect(after.preparedPlanMisses).toBe(before.preparedPlanMisses);
       expect(after.preparedPlanHits - before.preparedPlanHits).toBe(4);

@@ -1,6 +1,11 @@
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, type TestDatabase } from "../harness/db";
+import { parseCatalog } from "../../src/catalog/parseCatalog";
+import { REFLECTION_QUERY } from "../../src/catalog/reflectionQuery";
+import { prepareDocument } from "../../src/document/prepareDocument";
+import { compileOperation, type CachedStatements } from "../../src/execute/compileOperation";
+import { buildSchema } from "../../src/schema/buildSchema";
 import { resolveInNode } from "./nodeResolve";
 
 describe("read queries", () => {
@@ -81,5 +86,31 @@ describe("read queries", () => {
     const b = await resolveInNode(client, q, { e: "'; drop table account; --" });
     expect(b.statements[0]!.sql).toBe(a.statements[0]!.sql);
     expect(b.response).toEqual({ data: { accountCollection: { edges: [] } } });
+  });
+
+  it("re-binds cached statements for new variable values of the same shape", async () => {
+    const api = buildSchema(parseCatalog((await client.query(REFLECTION_QUERY)).rows[0].catalog));
+    const doc = prepareDocument(
+      `query($e: String, $first: Int, $after: Cursor) { accountCollection(first: $first, after: $after, filter: {email: {neq: $e}}) {
+        edges { cursor node { id nodeId blogCollection { edges { node { name } } } } } } }`,
+      null,
+    );
+    if (doc.kind !== "ok") throw new Error(doc.message);
+    const store = new Map<string, CachedStatements>();
+    let hits = 0;
+    const cache = { get: (k: string) => store.get(k), set: (k: string, v: CachedStatements) => void store.set(k, v) };
+    const variables = [
+      { e: "a@x.com", first: 1, after: "WzJd" },
+      { e: "'; drop table account; --", first: 2, after: "WzFd" },
+    ];
+    const first = compileOperation(api, doc, variables[0]!, cache, () => hits++);
+    const second = compileOperation(api, doc, variables[1]!, cache, () => hits++);
+    const fresh = compileOperation(api, doc, variables[1]!);
+    expect(hits).toBe(1);
+    expect(second.statements[0]!.sql).toBe(first.statements[0]!.sql);
+    expect(second.statements[0]!.sql).toBe(fresh.statements[0]!.sql);
+    expect(second.statements[0]!.params).toEqual(fresh.statements[0]!.params);
+    const res = await client.query(second.statements[0]!.sql, second.statements[0]!.params);
+    expect(JSON.parse(second.assemble([res.rows[0].result])).data.accountCollection.edges.map((e: any) => e.node.id)).toEqual([2, 3]);
   });
 });
