@@ -113,4 +113,26 @@ describe("read queries", () => {
     const res = await client.query(second.statements[0]!.sql, second.statements[0]!.params);
     expect(JSON.parse(second.assemble([res.rows[0].result])).data.accountCollection.edges.map((e: any) => e.node.id)).toEqual([2, 3]);
   });
+
+  it("aggregates over the filtered set, ignoring pagination", async () => {
+    await client.query(`comment on table blog is '@graphql({"aggregate": {"enabled": true}, "totalCount": {"enabled": true}})'`);
+    try {
+      const r = await ask(`{ blogCollection(first: 1, filter: {ownerId: {gte: 2}}) {
+        totalCount
+        aggregate { count sum { id ownerId } avg { id } min { name id } max { name } }
+        edges { node { id } } } }`);
+      expect(r.errors).toBeUndefined();
+      expect(r.data.blogCollection.totalCount).toBe(3);
+      expect(r.data.blogCollection.edges).toHaveLength(1);
+      const agg = r.data.blogCollection.aggregate;
+      expect(agg.count).toBe(3);
+      expect(agg.min).toEqual({ name: "Blog 2", id: 2 });
+      expect(agg.max).toEqual({ name: "Blog 4" });
+      expect(Number(agg.sum.id)).toBe(9);
+      expect(Number(agg.sum.ownerId)).toBe(7);
+      expect(Number(agg.avg.id)).toBe(3);
+    } finally {
+      await client.query("comment on table blog is null");
+    }
+  });
 });
