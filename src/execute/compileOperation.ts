@@ -63,14 +63,19 @@ export function compileOperation(
       fixed.set(i, answer.json);
     }
   }
+  const errors = fields.flatMap((f) => (f.kind === "error" ? ['{"message": ' + JSON.stringify(f.message) + "}"] : []));
+  const errorsText = errors.length > 0 ? ', "errors": [' + errors.join(", ") + "]" : "";
   return {
     statements,
     assemble(results) {
-      const parts = fields.map((f, i) => {
+      const parts: string[] = [];
+      fields.forEach((f, i) => {
+        if (f.kind === "error") return;
         const value = fixed.get(i) ?? results[i] ?? "null";
-        return JSON.stringify(f.key) + ": " + value;
+        parts.push(JSON.stringify(f.key) + ": " + value);
       });
-      return '{"data": {' + parts.join(", ") + "}}";
+      const data = parts.length === 0 && errors.length > 0 ? "null" : "{" + parts.join(", ") + "}";
+      return '{"data": ' + data + errorsText + "}";
     },
   };
 }

@@ -1,7 +1,7 @@
 // Plan stage, entry: a prepared document + variables + the API schema → an OperationPlan with one
 // entry per root field. User mistakes are thrown as UserError.
 
-import { GraphQLObjectType, getNamedType, type GraphQLField } from "graphql";
+import { GraphQLNonNull, GraphQLObjectType, getNamedType, type GraphQLField } from "graphql";
 import type { PgFunction, Table } from "../catalog/model";
 import { collectFields, type CollectedField } from "../document/collectFields";
 import { VariableScope, type InputValue, type Variables } from "../document/inputValue";
@@ -11,7 +11,7 @@ import type { ApiSchema } from "../schema/apiSchema";
 import { resolutionOf, typeSourceOf, type FunctionReturn } from "../schema/resolution";
 import { param } from "../sql/ast";
 import { unreachable } from "../util/invariant";
-import { coerceInput } from "./coerceInput";
+import { coerceInput, invalid } from "./coerceInput";
 import { argDef, fieldOf, readArguments, type PlanContext } from "./context";
 import { decodeNodeId, nodeIdKeyParams } from "./nodeId";
 import { planConnection } from "./planConnection";
@@ -37,7 +37,8 @@ function planRootField(ctx: PlanContext, queryType: GraphQLObjectType, f: Collec
   const key = f.responseKey;
   if (f.name === "__typename") return { kind: "typename", key, value: queryType.name };
   if (f.name === "__schema" || f.name === "__type") {
-    if (!ctx.api.introspection) throw new UserError(`Unknown field "${f.name}" on type ${queryType.name}`);
+    // Without introspection these are unknown, yet pg_graphql still answers the other fields.
+    if (!ctx.api.introspection) return { kind: "error", key, message: `Unknown field "${f.name}" on type ${queryType.name}` };
     return { kind: "introspection", key, field: f.node };
   }
   const def = fieldOf(queryType, f.name);
@@ -120,6 +121,7 @@ function functionArgs(
     if (pgArg.name === null || !apiArg) return;
     const type = sqlTypeOf(ctx.api.catalog, pgArg.typeOid);
     if (!args.has(apiArg.name)) {
+      if (apiArg.type instanceof GraphQLNonNull) throw invalid("NonNull");
       // Named notation lets PostgreSQL apply its own defaults for what was left out.
       if (!pgArg.hasDefault) out.push({ name: pgArg.name, value: param(null, type) });
       return;

@@ -19,6 +19,8 @@ export type RootFieldPlan =
   | { kind: "introspection"; key: string; field: FieldNode }
   /** A value known without the database (e.g. a node id naming no exposed table). */
   | { kind: "null"; key: string }
+  /** A field reported in `errors` and left out of `data` while the other fields still resolve. */
+  | { kind: "error"; key: string; message: string }
   | { kind: "scalarFunction"; key: string; fn: PgFunction; args: FunctionCallArg[]; output: OutputKind };
 
 /** Which single row a root object field reads. */

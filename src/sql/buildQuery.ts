@@ -53,6 +53,7 @@ export function buildRootSelect(field: RootFieldPlan): Select | null {
     case "typename":
     case "introspection":
     case "null":
+    case "error":
       return null;
     case "connection":
       return asText(connectionExpr(field.connection, null, aliases));

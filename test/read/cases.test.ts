@@ -17,7 +17,8 @@ describe.skipIf(!dir)("read cases through the Node pipeline", () => {
   });
   afterAll(async () => db.drop());
 
-  for (const name of names.filter((n) => !only || only.split(",").includes(n))) {
+  // PG_GRAPHQL_CASE=a,b runs just those (any case of the directory).
+  for (const name of only ? only.split(",") : names) {
     it(name, async () => {
       const client = await db.connect();
       try {
