@@ -135,4 +135,20 @@ describe("read queries", () => {
       await client.query("comment on table blog is null");
     }
   });
+
+  it("gives hostile cursors and node ids the same SQL text as benign ones", async () => {
+    const b64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
+    const cursorQuery = `query($c: Cursor) { accountCollection(orderBy: [{email: AscNullsLast}], after: $c) { edges { node { id } } } }`;
+    const benignCursor = await resolveInNode(client, cursorQuery, { c: b64(JSON.stringify(["a@x.com", 1])) });
+    const hostileCursor = await resolveInNode(client, cursorQuery, { c: b64(JSON.stringify(["'); drop table account; --", 1])) });
+    expect(hostileCursor.statements[0]!.sql).toBe(benignCursor.statements[0]!.sql);
+    expect(hostileCursor.response.data.accountCollection.edges.map((e: any) => e.node.id)).toEqual([1, 2, 3]);
+
+    const nodeQuery = `query($n: ID!) { accountCollection(filter: {nodeId: {eq: $n}}) { edges { node { id } } } }`;
+    const benignNode = await resolveInNode(client, nodeQuery, { n: b64(JSON.stringify(["public", "account", 1])) });
+    const hostileNode = await resolveInNode(client, nodeQuery, { n: b64(JSON.stringify(["public", "account", "1; drop table account"])) });
+    expect(hostileNode.statements[0]!.sql).toBe(benignNode.statements[0]!.sql);
+    expect(hostileNode.response.errors[0].message).toMatch(/invalid input syntax for type integer/);
+    expect((await ask(`{ accountCollection { edges { node { id } } } }`)).data.accountCollection.edges).toHaveLength(3);
+  });
 });
