@@ -43,7 +43,7 @@ bool BeginSub(Env *env, SubXact *s) {
 }
 
 bool CommitSub(Env *env, SubXact *s) {
-	bool ok = PgTry(env, [&] { ReleaseCurrentSubTransaction(); });
+	bool ok = PgTry(env, [&] { ReleaseCurrentSubTransaction(); }, true);
 	MemoryContextSwitchTo(s->cxt);
 	CurrentResourceOwner = s->owner;
 	return ok;
@@ -51,7 +51,7 @@ bool CommitSub(Env *env, SubXact *s) {
 
 void AbortSub(Env *env, SubXact *s) {
 	v8::TryCatch keep(env->isolate);  // the original exception stays the one reported
-	PgTry(env, [&] { RollbackAndReleaseCurrentSubTransaction(); });
+	PgTry(env, [&] { RollbackAndReleaseCurrentSubTransaction(); }, true);
 	MemoryContextSwitchTo(s->cxt);
 	CurrentResourceOwner = s->owner;
 }
@@ -205,7 +205,7 @@ bool ExecuteIn(Env *env, const char *sql, const std::vector<v8::Local<v8::Value>
 	}
 	v8::Local<v8::Value> out;
 	bool ok = SpiResult(env, rc, tt, n).ToLocal(&out);
-	if (tt != nullptr) PgTry(env, [&] { SPI_freetuptable(tt); });
+	if (tt != nullptr) PgTry(env, [&] { SPI_freetuptable(tt); }, true);
 	if (!ok) return false;
 	*result = out;
 	return true;
@@ -364,7 +364,7 @@ void PlanExecute(const Args &args) {
 	});
 	v8::Local<v8::Value> result;
 	if (ok) ok = SpiResult(env, rc, tt, n).ToLocal(&result);
-	if (tt != nullptr) PgTry(env, [&] { SPI_freetuptable(tt); });
+	if (tt != nullptr) PgTry(env, [&] { SPI_freetuptable(tt); }, true);
 	if (ok) {
 		if (CommitSub(env, &sx)) args.GetReturnValue().Set(result);
 	} else {
@@ -467,7 +467,7 @@ void CursorFetch(const Args &args) {
 			else result = rows;
 		}
 	}
-	if (tt != nullptr) PgTry(env, [&] { SPI_freetuptable(tt); });
+	if (tt != nullptr) PgTry(env, [&] { SPI_freetuptable(tt); }, true);
 	if (ok) {
 		if (CommitSub(env, &sx)) args.GetReturnValue().Set(result);
 	} else {

@@ -38,7 +38,7 @@ static void SetIf(v8::Isolate *isolate, v8::Local<v8::Context> cx, v8::Local<v8:
 }
 
 void ThrowPgError(Env *env, ErrorData *edata) {
-	if (IsUncatchable(edata)) {
+	if (IsUncatchable(env, edata)) {
 		SetPendingError(edata);
 		ForceTerminate(env);
 		return;

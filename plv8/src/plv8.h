@@ -2,6 +2,7 @@
 // error guards, type conversion and the `plv8` JavaScript API.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -74,7 +75,9 @@ void SetPendingError(ErrorData *edata);
 bool HasPendingError();
 // Raises the pending error, the interrupt or a generic cancel. Never returns.
 void RaiseTermination(Env *env) pg_attribute_noreturn();
-bool IsUncatchable(ErrorData *edata);
+bool IsUncatchable(Env *env, ErrorData *edata);
+// Set once JavaScript must stop; every database call refuses to run until it has.
+extern std::atomic<bool> terminate_requested;
 void ForceTerminate(Env *env);
 
 // ---------------------------------------------------------------------------
@@ -87,8 +90,14 @@ void ThrowJsError(v8::Isolate *isolate, const char *message);
 
 // Runs `f` (plain PostgreSQL calls only: no C++ objects with destructors) catching any
 // PostgreSQL error; the error becomes a JavaScript exception. Returns false on error.
+// Cleanup steps (rolling back a subtransaction) pass `cleanup` so that they still run while
+// JavaScript is being stopped.
 template <typename F>
-static inline bool PgTry(Env *env, F f) {
+static inline bool PgTry(Env *env, F f, bool cleanup = false) {
+	if (!cleanup && terminate_requested.load()) {
+		ForceTerminate(env);
+		return false;
+	}
 	MemoryContext oldcxt = CurrentMemoryContext;
 	ErrorData *volatile edata = nullptr;
 	PG_TRY();

@@ -26,22 +26,25 @@ extern "C" {
 namespace plv8 {
 
 int memory_limit_mb = 256;
+std::atomic<bool> terminate_requested{false};
 char *start_proc = nullptr;
 char *v8_flags = nullptr;
 
 namespace {
 
 v8::Platform *platform = nullptr;
-std::map<Oid, Env *> envs;
+std::map<Oid, Env *> &envs = *new std::map<Oid, Env *>();
 
 // --- watchdog -------------------------------------------------------------
 // Polls the backend's interrupt flags while JavaScript runs: a tight JS loop never
 // reaches CHECK_FOR_INTERRUPTS(), so V8 must be told to stop from another thread.
-std::mutex wd_mutex;
-std::condition_variable wd_cv;
+// Heap objects that are never destroyed: at proc_exit() the watchdog still waits on them, and
+// destroying a condition variable with a waiter blocks forever.
+std::mutex &wd_mutex = *new std::mutex();
+std::condition_variable &wd_cv = *new std::condition_variable();
 Env *wd_active = nullptr;  // the innermost running isolate's env
 bool wd_fired = false;
-std::vector<Env *> active_stack;
+std::vector<Env *> &active_stack = *new std::vector<Env *>();
 
 void WatchdogMain() {
 	std::unique_lock<std::mutex> lock(wd_mutex);
@@ -50,7 +53,9 @@ void WatchdogMain() {
 			wd_cv.wait(lock);
 			continue;
 		}
-		if (InterruptPending && (QueryCancelPending || ProcDiePending) && !wd_fired) {
+		// Keeps asking while the condition holds: a request made while the isolate was busy
+		// in C++ must not get lost.
+		if ((InterruptPending && (QueryCancelPending || ProcDiePending)) || terminate_requested.load()) {
 			wd_fired = true;
 			for (Env *e : active_stack) e->isolate->TerminateExecution();
 		}
@@ -160,7 +165,8 @@ void RunStartProc(Env *env, v8::Local<v8::Context> context) {
 		return;
 	v8::Local<v8::Function> f;
 	if (!FindCompiled(env, fn).ToLocal(&f)) return;
-	(void)f->Call(context, context->Global(), 0, nullptr);
+	v8::Local<v8::Value> ignored;
+	if (!f->Call(context, context->Global(), 0, nullptr).ToLocal(&ignored)) return;
 	(void)isolate;
 }
 
@@ -278,8 +284,11 @@ bool LeaveJs(Env *env, bool terminated) {
 		env->depth--;
 		active_stack.pop_back();
 		wd_active = active_stack.empty() ? nullptr : active_stack.back();
-		fired = wd_fired;
-		if (active_stack.empty()) wd_fired = false;
+		fired = wd_fired || terminate_requested.load();
+		if (active_stack.empty()) {
+			wd_fired = false;
+			terminate_requested = false;
+		}
 	}
 	terminated = terminated || fired || env->memory_exceeded || env->isolate->IsExecutionTerminating();
 	if (!terminated) return false;
@@ -291,14 +300,15 @@ bool LeaveJs(Env *env, bool terminated) {
 }
 
 void ForceTerminate(Env *env) {
+	terminate_requested = true;
 	env->isolate->TerminateExecution();
+	wd_cv.notify_all();
 }
 
-bool IsUncatchable(ErrorData *edata) {
-	return edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
-	       edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN || edata->elevel >= FATAL ||
-	       (edata->sqlerrcode == ERRCODE_OUT_OF_MEMORY && pending_error != nullptr) ||
-	       QueryCancelPending || ProcDiePending;
+bool IsUncatchable(Env *env, ErrorData *edata) {
+	return edata->sqlerrcode == ERRCODE_QUERY_CANCELED || edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN ||
+	       edata->elevel >= FATAL || env->memory_exceeded || terminate_requested.load() || QueryCancelPending ||
+	       ProcDiePending;
 }
 
 void SetPendingError(ErrorData *edata) {

@@ -1,0 +1,50 @@
+// Test support for the language handler: databases with plv8 installed, PostgreSQL error
+// capture, and backend process inspection.
+import { readFileSync } from "node:fs";
+import type pg from "pg";
+import { freshDatabase, type TestDatabase } from "../harness/db";
+
+export async function plv8Database(): Promise<TestDatabase> {
+  const db = await freshDatabase();
+  await db.query("create extension plv8");
+  return db;
+}
+
+/** The error a query fails with (pg's DatabaseError carries SQLSTATE and the other fields). */
+export async function pgError(run: Promise<unknown>): Promise<pg.DatabaseError> {
+  try {
+    await run;
+  } catch (e) {
+    return e as pg.DatabaseError;
+  }
+  throw new Error("the query succeeded, an error was expected");
+}
+
+export async function backendPid(client: pg.Client): Promise<number> {
+  const { rows } = await client.query("select pg_backend_pid() as pid");
+  return rows[0].pid as number;
+}
+
+/** Private memory of a process in kB (Private_Clean + Private_Dirty of smaps_rollup). */
+export function privateKb(pid: number): number {
+  const text = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+  let total = 0;
+  for (const line of text.split("\n")) {
+    const m = /^Private_(?:Clean|Dirty):\s+(\d+) kB/.exec(line);
+    if (m) total += Number(m[1]);
+  }
+  return total;
+}
+
+/** Waits until `pid` is running a statement that contains `marker`. */
+export async function waitUntilRunning(observer: pg.Client, pid: number, marker: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    const { rows } = await observer.query(
+      "select 1 from pg_stat_activity where pid = $1 and state = 'active' and position($2 in query) > 0",
+      [pid, marker],
+    );
+    if (rows.length > 0) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`backend ${pid} never started running ${marker}`);
+}
