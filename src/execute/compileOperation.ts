@@ -12,8 +12,8 @@ import type { OperationPlan, RootFieldPlan } from "../plan/types";
 import { param, pgType, type ParamNode } from "../sql/ast";
 import type { ApiSchema } from "../schema/apiSchema";
 import { introspectionEnabled, resolveIntrospectionField } from "../schema/introspection";
-import { buildRootSelect } from "../sql/buildQuery";
-import { renderSql, type Statement } from "../sql/render";
+import { buildRootSelect } from "../sql/buildRootSelect";
+import { renderSql, type Statement } from "../sql/renderSql";
 import { errorResponse } from "./response";
 
 export interface CompiledOperation {

@@ -339,6 +339,8 @@ function connectionExpr(
 
   const entries: { key: string; value: Expr }[] = [];
   let needsPage = false;
+  // Only pageInfo looks one row past the page; without it the page is read exactly.
+  let checksBeyondPage = false;
   for (const f of conn.fields) {
     switch (f.kind) {
       case "typename":
@@ -371,6 +373,7 @@ function connectionExpr(
       }
       case "pageInfo": {
         needsPage = true;
+        checksBeyondPage = true;
         const cursors = windowAgg(cursorExpr(conn.order, page));
         entries.push({
           key: f.key,
@@ -449,7 +452,7 @@ function connectionExpr(
   const innerRow = inner.from!.kind === "table" || inner.from!.kind === "function" ? tableRow(inner.from!.alias) : null;
   invariant(innerRow !== null, "page scan reads a table or function");
   inner.orderBy = orderItems(effective, innerRow);
-  inner.limit = binary("+", conn.pageSize, int(1));
+  inner.limit = checksBeyondPage ? binary("+", conn.pageSize, int(1)) : conn.pageSize;
   inner.offset = conn.offset;
   return { kind: "subquery", select: select({ columns: [{ expr: object, alias: "connection" }], from: { kind: "subquery", select: inner, alias: pageAlias } }) };
 }

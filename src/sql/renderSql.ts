@@ -3,7 +3,7 @@
 
 import { invariant, unreachable } from "../util/invariant";
 import type { Expr, FromItem, OrderItem, ParamNode, Select, SqlType } from "./ast";
-import { quoteIdent } from "./quote";
+import { quoteIdent } from "./quoteIdent";
 
 export interface Statement {
   sql: string;

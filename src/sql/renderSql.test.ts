@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { binary, col, param, pgType, select, type Expr } from "./ast";
-import { quoteIdent } from "./quote";
-import { renderSql } from "./render";
+import { quoteIdent } from "./quoteIdent";
+import { renderSql } from "./renderSql";
 
 describe("quoteIdent", () => {
   it("doubles embedded quotes", () => {

@@ -3,8 +3,8 @@ import { freshDatabase, type TestDatabase } from "../../test/harness/db";
 import type { Column, Table } from "../catalog/model";
 import type { ConnectionPlan, FilterPlan, NodePlan, RootFieldPlan } from "../plan/types";
 import { param, pgType } from "./ast";
-import { buildRootSelect } from "./buildQuery";
-import { renderSql } from "./render";
+import { buildRootSelect } from "./buildRootSelect";
+import { renderSql } from "./renderSql";
 
 // The SQL builder reads only names from the catalog model; the rest of a column is irrelevant here.
 function column(attnum: number, name: string, typeName: string): Column {
