@@ -65,6 +65,8 @@ export interface OrderItem {
 export type FromItem =
   | { kind: "table"; schema: string; name: string; alias: string }
   | { kind: "subquery"; select: Select; alias: string }
+  /** A common table expression of the enclosing statement, by name. */
+  | { kind: "cte"; name: string; alias: string }
   | { kind: "function"; schema: string; name: string; args: FunctionArg[]; alias: string };
 
 /** A function argument, optionally passed by name (`name => value`). */
@@ -74,6 +76,8 @@ export interface FunctionArg {
 }
 
 export interface Select {
+  /** Common table expressions; data-modifying ones carry the writes of a mutation. */
+  with?: { name: string; statement: WriteStatement }[];
   columns: { expr: Expr; alias: string }[];
   from: FromItem | null;
   where: Expr | null;
@@ -105,3 +109,21 @@ export const or = (...items: Expr[]): Expr => ({ kind: "or", items });
 export const binary = (op: BinaryOp, left: Expr, right: Expr): Expr => ({ kind: "binary", op, left, right });
 export const pgType = (name: string, array = false): SqlType => ({ schema: "pg_catalog", name, array });
 export const param = (value: string | null, type: SqlType): ParamNode => ({ kind: "param", value, type });
+
+/** What a write hands back: the columns its result needs, as in a SELECT list. */
+export type Returning = { expr: Expr; alias: string }[];
+
+/** Writes, always aliased so RETURNING can name the written row (`returning "t"`). */
+export type WriteStatement =
+  | {
+      kind: "insert";
+      schema: string;
+      table: string;
+      alias: string;
+      columns: string[];
+      /** One list per row; `null` entries insert the column default. */
+      rows: (Expr | null)[][];
+      returning: Returning;
+    }
+  | { kind: "update"; schema: string; table: string; alias: string; set: { column: string; value: Expr }[]; where: Expr | null; returning: Returning }
+  | { kind: "delete"; schema: string; table: string; alias: string; where: Expr | null; returning: Returning };

@@ -116,4 +116,43 @@ describe("buildRootSelect", () => {
     const last = await run(connection(null, { backward: true }));
     expect(last.edges.map((e: { node: { id: number } }) => e.node.id)).toEqual([3, 4]);
   });
+
+  it("renders writes as data-modifying CTEs that run and return the written rows", async () => {
+    const text = pgType("text");
+    const int4 = pgType("int4");
+    const hostile = "x'); delete from account; --";
+    const statement = renderSql({
+      with: [
+        {
+          name: "written",
+          statement: {
+            kind: "insert",
+            schema: "public",
+            table: "account",
+            alias: "t",
+            columns: ["id", "email"],
+            rows: [[param("10", int4), param(hostile, text)], [param("11", int4), null]],
+            returning: [{ expr: { kind: "column", table: "t", name: "email" }, alias: "c_email" }],
+          },
+        },
+      ],
+      columns: [{ expr: { kind: "call", schema: null, name: "jsonb_agg", args: [{ kind: "column", table: "w", name: "c_email" }] }, alias: "result" }],
+      from: { kind: "cte", name: "written", alias: "w" },
+      where: null,
+      orderBy: [],
+      limit: null,
+      offset: null,
+    });
+    expect(statement.sql).toBe(
+      'with "written" as (insert into "public"."account" as "t" ("id", "email") values ($1::"pg_catalog"."int4", $2::"pg_catalog"."text"), ($3::"pg_catalog"."int4", default) returning "t"."email" as "c_email") select jsonb_agg("w"."c_email") as "result" from "written" as "w"',
+    );
+    await db.query("begin");
+    try {
+      const res = await db.query(statement.sql, statement.params);
+      expect(res.rows[0].result).toEqual([hostile, null]);
+      expect((await db.query("select count(*)::int as n from account")).rows[0].n).toBe(6);
+    } finally {
+      await db.query("rollback");
+    }
+  });
 });

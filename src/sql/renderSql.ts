@@ -2,7 +2,7 @@
 // placeholders and the matching text-or-null parameter values, in order of appearance.
 
 import { invariant, unreachable } from "../util/invariant";
-import type { Expr, FromItem, OrderItem, ParamNode, Select, SqlType } from "./ast";
+import type { Expr, FromItem, OrderItem, ParamNode, Returning, Select, SqlType, WriteStatement } from "./ast";
 import { quoteIdent } from "./quoteIdent";
 
 export interface Statement {
@@ -119,6 +119,8 @@ export function renderSql(root: Select): Statement {
         return quoteIdent(f.schema) + "." + quoteIdent(f.name) + " as " + quoteIdent(f.alias);
       case "subquery":
         return "(" + selectText(f.select) + ") as " + quoteIdent(f.alias);
+      case "cte":
+        return quoteIdent(f.name) + " as " + quoteIdent(f.alias);
       case "function":
         return (
           quoteIdent(f.schema) +
@@ -135,9 +137,43 @@ export function renderSql(root: Select): Statement {
     }
   }
 
+  function returning(r: Returning): string {
+    return r.length === 0 ? "" : " returning " + r.map((c) => expr(c.expr) + " as " + quoteIdent(c.alias)).join(", ");
+  }
+
+  function write(w: WriteStatement): string {
+    const target = quoteIdent(w.schema) + "." + quoteIdent(w.table) + " as " + quoteIdent(w.alias);
+    switch (w.kind) {
+      case "insert": {
+        invariant(w.rows.length > 0, "insert needs at least one row");
+        const columns = w.columns.length === 0 ? "" : " (" + w.columns.map(quoteIdent).join(", ") + ")";
+        const values =
+          w.columns.length === 0
+            ? " default values"
+            : " values " + w.rows.map((row) => "(" + row.map((v) => (v === null ? "default" : expr(v))).join(", ") + ")").join(", ");
+        return "insert into " + target + columns + values + returning(w.returning);
+      }
+      case "update":
+        invariant(w.set.length > 0, "update needs at least one column");
+        return (
+          "update " +
+          target +
+          " set " +
+          w.set.map((a) => quoteIdent(a.column) + " = " + expr(a.value)).join(", ") +
+          (w.where ? " where " + expr(w.where) : "") +
+          returning(w.returning)
+        );
+      case "delete":
+        return "delete from " + target + (w.where ? " where " + expr(w.where) : "") + returning(w.returning);
+      default:
+        return unreachable(w, "write statement");
+    }
+  }
+
   function selectText(s: Select): string {
     invariant(s.columns.length > 0, "select needs at least one column");
-    let out = "select " + s.columns.map((c) => expr(c.expr) + " as " + quoteIdent(c.alias)).join(", ");
+    const ctes = s.with && s.with.length > 0 ? "with " + s.with.map((c) => quoteIdent(c.name) + " as (" + write(c.statement) + ")").join(", ") + " " : "";
+    let out = ctes + "select " + s.columns.map((c) => expr(c.expr) + " as " + quoteIdent(c.alias)).join(", ");
     if (s.from) out += " from " + from(s.from);
     if (s.where) out += " where " + expr(s.where);
     if (s.orderBy.length > 0) out += " order by " + orderList(s.orderBy);
