@@ -137,6 +137,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     return reply.type(type).header("cache-control", "public, max-age=3600").send(content);
   });
 
+  // Browsers ask for an icon on every page; answering "no content" keeps their consoles clean.
+  fastify.get("/favicon.ico", (_request, reply) => reply.code(204).send());
+
   fastify.get("/health", async (_request, reply) =>
     (await database.healthy())
       ? reply.send({ status: "ok" })

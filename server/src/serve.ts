@@ -16,6 +16,10 @@ export interface Running {
 export async function serve(config: ServerConfig, assetsDir = defaultAssetsDir): Promise<Running> {
   const app = await buildApp({ config, assetsDir });
   await app.fastify.listen({ host: config.host, port: config.port });
+  app.fastify.log.info(
+    { schemas: config.schemas, poolSize: config.poolSize, bodyLimit: config.bodyLimit, corsOrigins: config.corsOrigins },
+    "serving /graphql/v1",
+  );
   const address = app.fastify.server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return { app, baseUrl: `http://${host}:${address.port}` };

@@ -35,10 +35,16 @@ afterAll(async () => {
 
 it("serves the page and its assets without any outside host", async () => {
   const requested: string[] = [];
+  const failed: string[] = [];
   browser.page.on("request", (r) => requested.push(r.url()));
+  browser.page.on("response", (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+  });
   await openGraphiql(browser.page, `${server.running.baseUrl}/graphql/v1/graphiql`);
+  await browser.page.waitForLoadState("networkidle");
   expect(requested.length).toBeGreaterThan(0);
   for (const url of requested) expect(url.startsWith(server.running.baseUrl), url).toBe(true);
+  expect(failed).toEqual([]);
   // The anon key is preset in the headers editor.
   expect(await browser.page.locator(".graphiql-editor-tool").textContent()).toContain(server.anonKey.slice(0, 24));
   expect(browser.pageErrors).toEqual([]);
