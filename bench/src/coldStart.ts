@@ -5,7 +5,7 @@ import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { backendMemory, type Memory } from "./backendStats";
 import { benchClaims } from "./indb";
-import { benchQueries, type Prepared } from "./queries";
+import { benchQueries, type BenchQuery, type Prepared } from "./queries";
 import { median } from "./load";
 import type { ColdStart, MemoryFigures } from "./report";
 
@@ -42,13 +42,20 @@ function nestedQuery(prepared: Prepared): string {
   return benchQueries.find((q) => q.name === "nested")!.graphql("pg_graphql", prepared);
 }
 
+const debug = (msg: string) => {
+  if (process.env.BENCH_DEBUG) process.stderr.write(`[cold start] ${msg}\n`);
+};
+
 export async function measureColdStart(url: string, admin: pg.Client, prepared: Prepared): Promise<ColdStart> {
   const query = nestedQuery(prepared);
   const first: number[] = [];
   const warm: number[] = [];
   for (let i = 0; i < samples; i++) {
+    debug(`new backend ${i}`);
     const client = await connect(url);
+    debug("connected");
     first.push(await timedResolve(client, query));
+    debug(`first call ${first[first.length - 1]!.toFixed(1)} ms`);
     for (let j = 0; j < 5; j++) warm.push(await timedResolve(client, query));
     await client.end();
   }
@@ -56,6 +63,7 @@ export async function measureColdStart(url: string, admin: pg.Client, prepared: 
   const client = await connect(url);
   await timedResolve(client, query);
   for (let i = 0; i < samples; i++) {
+    debug(`DDL ${i}`);
     await admin.query("create table bench_ddl_probe (id integer primary key)");
     afterDdl.push(await timedResolve(client, query));
     await admin.query("drop table bench_ddl_probe");
@@ -65,8 +73,9 @@ export async function measureColdStart(url: string, admin: pg.Client, prepared: 
   return { newBackendMs: median(first), afterDdlMs: median(afterDdl), warmMs: median(warm) };
 }
 
-export async function measureMemory(label: string, url: string, prepared: Prepared | undefined, mode: "resolve" | "sql"): Promise<MemoryFigures> {
-  const reads = benchQueries.filter((q) => q.kind === "read");
+/** `reads` are the read queries to cycle through (those the engine answered correctly). */
+export async function measureMemory(label: string, url: string, prepared: Prepared | undefined, mode: "resolve" | "sql", reads: BenchQuery[]): Promise<MemoryFigures> {
+  if (reads.length === 0) throw new Error("no read query to measure memory with");
   const client = await connect(url);
   const pid = (await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid;
   const request = async (i: number) => {

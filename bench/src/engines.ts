@@ -23,6 +23,8 @@ export interface HttpEngine {
   url: string;
   headers: Record<string, string>;
   stop(): Promise<void>;
+  /** Immediate and synchronous, for the watchdog. */
+  kill(): void;
 }
 
 export interface PgbenchEngine {
@@ -72,7 +74,15 @@ async function waitUntilAnswering(url: string, headers: Record<string, string>, 
 }
 
 async function launch(l: Launch): Promise<HttpEngine> {
-  const child = spawn(l.command, l.args, { env: { ...process.env, ...l.env }, stdio: ["ignore", "pipe", "pipe"] });
+  // A process group of its own, so that stopping the engine also stops what its launcher spawned.
+  const child = spawn(l.command, l.args, { env: { ...process.env, ...l.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, sig);
+    } catch {
+      // The group is already gone.
+    }
+  };
   let output = "";
   const keep = (d: Buffer) => {
     output = (output + d.toString("utf8")).slice(-20_000);
@@ -84,7 +94,7 @@ async function launch(l: Launch): Promise<HttpEngine> {
   try {
     await waitUntilAnswering(url, headers, l.probe, child, () => output);
   } catch (e) {
-    child.kill("SIGKILL");
+    signal("SIGKILL");
     throw e;
   }
   return {
@@ -94,15 +104,19 @@ async function launch(l: Launch): Promise<HttpEngine> {
     dialect: l.dialect,
     url,
     headers,
+    kill: () => signal("SIGKILL"),
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-        child.once("exit", () => {
+        const timer = setTimeout(() => signal("SIGKILL"), 5_000);
+        const done = () => {
           clearTimeout(timer);
+          // Whatever the launcher left behind goes too.
+          signal("SIGKILL");
           resolve();
-        });
-        child.kill("SIGTERM");
+        };
+        if (child.exitCode !== null || child.signalCode !== null) return done();
+        child.once("exit", done);
+        signal("SIGTERM");
       }),
   };
 }
