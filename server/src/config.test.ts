@@ -1,3 +1,4 @@
+// Unit tests of the CLI stage: flags and environment to commands.
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseCommand } from "./config";
 

@@ -1,3 +1,4 @@
+// Unit tests of request decoding: bodies and query strings to payloads, and operation kinds.
 import { describe, expect, it } from "vitest";
 import { operationType, payloadFromBody, payloadFromSearch } from "./payload";
 
