@@ -20,6 +20,7 @@ export interface AppOptions {
 }
 
 export interface App {
+  config: ServerConfig;
   fastify: FastifyInstance;
   database: Database;
   keys: ApiKeys;
@@ -154,6 +155,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     return payload;
   });
   return {
+    config,
     fastify,
     database,
     keys,

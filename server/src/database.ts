@@ -25,7 +25,10 @@ function transient(error: { code: string; message: string }): boolean {
 const maxAttempts = 3;
 
 // SQLSTATE classes that mean the request (its query, data or permissions) is at fault.
-const requestErrorClasses = ["22", "23", "42", "P0", "28", "2B", "44"];
+const requestErrorClasses = ["22", "23", "42", "P0", "2B", "44"];
+// Codes that mean the database cannot take the request now: connection failures, shutdown,
+// exhausted resources, a missing database, refused login.
+const unavailablePrefixes = ["08", "57P", "53", "3D000", "28"];
 
 export class Database {
   readonly pool: pg.Pool;
@@ -46,7 +49,7 @@ export class Database {
         return { kind: "result", body };
       } catch (e) {
         const error = e as Error & { code?: string; severity?: string };
-        if (error.code === undefined || error.severity === undefined) {
+        if (error.code === undefined || error.severity === undefined || unavailablePrefixes.some((p) => error.code!.startsWith(p))) {
           return { kind: "unavailable", message: error.message };
         }
         if (attempt < maxAttempts && transient({ code: error.code, message: error.message })) continue;

@@ -1,6 +1,7 @@
 // The HTTP contract of /graphql/v1 that holds before any GraphQL runs: keys and tokens, paths,
 // methods, bodies and CORS. Every refused request must leave the database untouched.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serve } from "../../server/src/serve";
 import { signToken, secret, startTestServer, type TestServer } from "./support";
 
 let server: TestServer;
@@ -176,5 +177,30 @@ describe("CORS and health", () => {
     const r = await send({ method: "GET" }, "/health");
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ status: "ok" });
+  });
+});
+
+describe("without a database", () => {
+  it("answers 503 with a message, for health and for GraphQL", async () => {
+    const down = await serve({
+      ...server.running.app.config,
+      // A database that does not exist: every connection attempt is refused.
+      databaseUrl: server.db.url.replace(/\/test_[^?]*/, "/no_such_database"),
+      port: 0,
+    });
+    try {
+      const health = await fetch(`${down.baseUrl}/health`);
+      expect(health.status).toBe(503);
+      expect(typeof ((await health.json()) as { message: unknown }).message).toBe("string");
+      const response = await fetch(`${down.baseUrl}/graphql/v1`, {
+        method: "POST",
+        headers: { "content-type": "application/json", apikey: server.anonKey },
+        body: JSON.stringify(query),
+      });
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({ message: "The database is unavailable" });
+    } finally {
+      await down.app.close();
+    }
   });
 });
