@@ -131,9 +131,8 @@ function planOrder(ctx: PlanContext, def: GraphQLField<unknown, unknown>, args: 
       }
     }
   }
-  for (const pk of table.primaryKey) {
-    if (!order.some((o) => o.column === pk)) order.push({ column: pk, direction: "asc", nulls: "last" });
-  }
+  // The key always closes the order (even when already in it): cursors carry it at the end.
+  for (const pk of table.primaryKey) order.push({ column: pk, direction: "asc", nulls: "last" });
   void ctx;
   return order;
 }

@@ -8,7 +8,7 @@ import { inputResolutionOf } from "../schema/resolution";
 import type { Coerced } from "./coerceInput";
 import type { PlanContext } from "./context";
 import { decodeNodeId, nodeIdKeyParams } from "./nodeId";
-import { arrayType, enumLabels, sqlTypeOf, valueParam } from "./sqlValues";
+import { arrayType, checkLength, enumLabels, sqlTypeOf, valueParam } from "./sqlValues";
 import type { CompareOp, FilterPlan } from "./types";
 
 type Obj = { [key: string]: Coerced };
@@ -39,7 +39,10 @@ export function planFilter(ctx: PlanContext, table: Table, value: Coerced, type:
         break;
       }
       case "columnFilter":
-        if (isObj(v)) items.push(...columnOps(ctx, res.column.name, res.column.typeOid, v, field.type));
+        if (isObj(v)) {
+          for (const operand of Object.values(v)) checkLength(operand, res.column.typeName);
+          items.push(...columnOps(ctx, res.column.name, res.column.typeOid, v, field.type));
+        }
         break;
       case "nodeIdFilter":
         if (isObj(v) && typeof v["eq"] === "string") {

@@ -16,6 +16,7 @@ import { argDef, fieldOf, readArguments, type PlanContext } from "./context";
 import { decodeNodeId, nodeIdKeyParams } from "./nodeId";
 import { planConnection } from "./planConnection";
 import { planNode } from "./planNode";
+import { planWrite } from "./planWrite";
 import { enumLabels, outputKindOf, sqlTypeOf, scalarText } from "./sqlValues";
 import type { FunctionCallArg, OperationPlan, RootFieldPlan } from "./types";
 
@@ -24,19 +25,17 @@ const CONNECTION_ARGS = new Set(["first", "last", "before", "after", "offset", "
 export function planOperation(api: ApiSchema, doc: PreparedDocument, variables: Variables): OperationPlan {
   const scope = new VariableScope(doc.operation, variables);
   const ctx: PlanContext = { api, scope, fragments: doc.fragments };
-  if (doc.operation.operation !== "query") {
-    throw new UserError("Mutations are not supported yet");
-  }
-  const queryType = api.graphql.getQueryType();
-  if (!queryType) throw new UserError("Unknown field on type Query");
-  const fields = collectFields([doc.operation.selectionSet], (c) => c === queryType.name, ctx);
-  return { kind: "query", fields: fields.map((f) => planRootField(ctx, queryType, f)) };
+  const isMutation = doc.operation.operation === "mutation";
+  const rootType = isMutation ? api.graphql.getMutationType() : api.graphql.getQueryType();
+  if (!rootType) throw new UserError(isMutation ? "Unknown type Mutation" : "Unknown type Query");
+  const fields = collectFields([doc.operation.selectionSet], (c) => c === rootType.name, ctx);
+  return { kind: isMutation ? "mutation" : "query", fields: fields.map((f) => planRootField(ctx, rootType, f)) };
 }
 
 function planRootField(ctx: PlanContext, queryType: GraphQLObjectType, f: CollectedField): RootFieldPlan {
   const key = f.responseKey;
   if (f.name === "__typename") return { kind: "typename", key, value: queryType.name };
-  if (f.name === "__schema" || f.name === "__type") {
+  if ((f.name === "__schema" || f.name === "__type") && queryType.name === "Query") {
     // Without introspection these are unknown, yet pg_graphql still answers the other fields.
     if (!ctx.api.introspection) return { kind: "error", key, message: `Unknown field "${f.name}" on type ${queryType.name}` };
     return { kind: "introspection", key, field: f.node };
@@ -62,6 +61,10 @@ function planRootField(ctx: PlanContext, queryType: GraphQLObjectType, f: Collec
       return planNodeLookup(ctx, f, def, args);
     case "function":
       return planFunction(ctx, f, def, args, res.fn, res.returns);
+    case "insert":
+    case "update":
+    case "delete":
+      return planWrite(ctx, res.kind, res.table, f, def, args);
     default:
       throw new UserError(`Unknown field "${f.name}" on type ${queryType.name}`);
   }

@@ -5,6 +5,7 @@ import { GraphQLEnumType, GraphQLList, GraphQLNonNull, getNamedType, type GraphQ
 import type { Catalog, PgType } from "../catalog/model";
 import { typeSourceOf } from "../schema/resolution";
 import { param, pgType, type ParamNode, type SqlType } from "../sql/ast";
+import { UserError } from "../document/UserError";
 import type { Coerced } from "./coerceInput";
 import type { OutputKind } from "./types";
 
@@ -87,4 +88,22 @@ export function outputKindOf(type: GraphQLOutputType): OutputKind {
     }
   }
   return { kind: "json" };
+}
+
+/** varchar(n) / char(n) columns: the declared length, from the catalog's type text. */
+export function maxLengthOf(typeName: string): number | null {
+  const m = /^(?:character varying|character|varchar|char|bpchar)\((\d+)\)/.exec(typeName);
+  return m ? Number(m[1]) : null;
+}
+
+/** Strings longer than the column allows are rejected before reaching the database. */
+export function checkLength(value: Coerced, typeName: string): void {
+  const max = maxLengthOf(typeName);
+  if (max === null) return;
+  const values = Array.isArray(value) ? value : [value];
+  for (const v of values) {
+    if (typeof v === "string" && [...v].length > max) {
+      throw new UserError(`Invalid input for String type. Maximum character length ${max}`);
+    }
+  }
 }

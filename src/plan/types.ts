@@ -7,7 +7,8 @@ import type { Relation } from "../schema/resolution";
 import type { Nulls, Direction, ParamNode } from "../sql/ast";
 
 export interface OperationPlan {
-  kind: "query";
+  /** Mutation fields run in order, in the request's one transaction. */
+  kind: "query" | "mutation";
   fields: RootFieldPlan[];
 }
 
@@ -21,7 +22,25 @@ export type RootFieldPlan =
   | { kind: "null"; key: string }
   /** A field reported in `errors` and left out of `data` while the other fields still resolve. */
   | { kind: "error"; key: string; message: string }
-  | { kind: "scalarFunction"; key: string; fn: PgFunction; args: FunctionCallArg[]; output: OutputKind };
+  | { kind: "scalarFunction"; key: string; fn: PgFunction; args: FunctionCallArg[]; output: OutputKind }
+  | { kind: "write"; key: string; write: WritePlan; fields: WriteResultFieldPlan[] };
+
+/** An insert, update or delete and the guard on how many rows it may touch. */
+export type WritePlan =
+  | {
+      kind: "insert";
+      table: Table;
+      columns: string[];
+      /** One list per object, in `columns` order; null where the object leaves the column out. */
+      rows: (ParamNode | null)[][];
+    }
+  | { kind: "update"; table: Table; set: { column: string; value: ParamNode }[]; filter: FilterPlan | null; atMost: ParamNode }
+  | { kind: "delete"; table: Table; filter: FilterPlan | null; atMost: ParamNode };
+
+export type WriteResultFieldPlan =
+  | { kind: "typename"; key: string; value: string }
+  | { kind: "affectedCount"; key: string }
+  | { kind: "records"; key: string; node: NodePlan };
 
 /** Which single row a root object field reads. */
 export type RowSource =

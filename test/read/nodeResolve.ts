@@ -29,6 +29,11 @@ export async function resolveInNode(
   const compiled = compileOperation(api, doc, (variables ?? {}) as Record<string, unknown>);
   const statements = compiled.statements.filter((s): s is NonNullable<typeof s> => s !== null);
   const results: (string | null)[] = [];
+  // Like graphql.resolve's exception block: an error undoes every statement of the request.
+  const inTransaction = await client.query("savepoint __resolve").then(
+    () => true,
+    () => false,
+  );
   try {
     for (const s of compiled.statements) {
       if (!s) {
@@ -39,7 +44,9 @@ export async function resolveInNode(
       results.push(res.rows[0]?.result ?? null);
     }
   } catch (e) {
+    if (inTransaction) await client.query("rollback to savepoint __resolve");
     return { response: JSON.parse(errorResponse((e as Error).message, false)), statements };
   }
+  if (inTransaction) await client.query("release savepoint __resolve");
   return { response: JSON.parse(compiled.assemble(results)), statements };
 }

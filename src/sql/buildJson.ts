@@ -1,0 +1,417 @@
+// SQL stage, JSON builders: plan nodes (rows, relations, connections, filters) → the expressions
+// that build their JSON inside PostgreSQL. Used by the root-field and write statement builders.
+
+import type { Table } from "../catalog/model";
+import type {
+  ConnectionPlan,
+  CursorPlan,
+  FilterPlan,
+  NodePlan,
+  OrderPlan,
+  OutputKind,
+  RootFieldPlan,
+} from "../plan/types";
+import { invariant, unreachable } from "../util/invariant";
+import {
+  and,
+  binary,
+  bool,
+  call,
+  int,
+  nullExpr,
+  or,
+  param,
+  pgType,
+  select,
+  text,
+  type Expr,
+  type FromItem,
+  type OrderItem,
+  type Select,
+} from "./ast";
+
+/** How expressions reach the columns of the row being rendered. */
+export interface RowRef {
+  column(name: string): Expr;
+  whole: Expr;
+}
+
+export const textType = pgType("text");
+
+/** Aliases are numbered in visiting order, so the same plan always gives the same SQL. */
+export class AliasCounter {
+  private n = 0;
+  next(prefix: string): string {
+    return prefix + this.n++;
+  }
+}
+
+export function tableRow(alias: string): RowRef {
+  return {
+    column: (name) => ({ kind: "column", table: alias, name }),
+    whole: { kind: "row", table: alias },
+  };
+}
+
+/**
+ * A row carried out of the page subquery: only the columns the outer expressions use (column
+ * privileges may forbid the others), plus the whole row when a computed field needs it.
+ */
+interface CarriedRow extends RowRef {
+  used: Set<string>;
+  wholeUsed: boolean;
+}
+
+export function carriedRow(alias: string): CarriedRow {
+  const row: CarriedRow = {
+    used: new Set(),
+    wholeUsed: false,
+    column(name) {
+      row.used.add(name);
+      return { kind: "column", table: alias, name: "c_" + name };
+    },
+    get whole(): Expr {
+      row.wholeUsed = true;
+      return { kind: "column", table: alias, name: "__r" };
+    },
+  };
+  return row;
+}
+
+export function tableFrom(table: Table, alias: string): FromItem {
+  return { kind: "table", schema: table.schema, name: table.name, alias };
+}
+
+export function toJson(e: Expr): Expr {
+  return call("to_jsonb", e);
+}
+
+export function output(e: Expr, kind: OutputKind): Expr {
+  switch (kind.kind) {
+    case "json":
+      return toJson(e);
+    case "text":
+      return toJson({ kind: "cast", expr: e, type: textType });
+    case "textArray":
+      return toJson({ kind: "cast", expr: e, type: pgType("text", true) });
+    case "enum":
+      return toJson({
+        kind: "case",
+        whens: kind.mapping.map((m) => ({
+          when: binary("=", { kind: "cast", expr: e, type: textType }, param(m.label, textType)),
+          then: param(m.name, textType),
+        })),
+        else: { kind: "cast", expr: e, type: textType },
+      });
+    default:
+      return unreachable(kind, "output kind");
+  }
+}
+
+/** base64 of the text, without the line breaks PostgreSQL's encoder inserts. */
+function base64(e: Expr): Expr {
+  return call("replace", call("encode", call("convert_to", e, text("utf8")), text("base64")), call("chr", int(10)), text(""));
+}
+
+function nodeIdExpr(table: Table, row: RowRef): Expr {
+  const parts: Expr[] = [param(table.schema, textType), param(table.name, textType), ...table.primaryKey.map((c) => row.column(c))];
+  return base64({ kind: "cast", expr: call("jsonb_build_array", ...parts), type: textType });
+}
+
+function cursorExpr(order: OrderPlan[], row: RowRef): Expr {
+  return base64({ kind: "cast", expr: call("jsonb_build_array", ...order.map((o) => row.column(o.column))), type: textType });
+}
+
+export function nodeObject(node: NodePlan, row: RowRef, aliases: AliasCounter): Expr {
+  const entries = node.fields.map((f): { key: string; value: Expr } => {
+    switch (f.kind) {
+      case "typename":
+        return { key: f.key, value: toJson(param(f.value, textType)) };
+      case "column":
+        return { key: f.key, value: output(row.column(f.column), f.output) };
+      case "nodeId":
+        return { key: f.key, value: toJson(nodeIdExpr(f.table, row)) };
+      case "toOne": {
+        const alias = aliases.next("t");
+        const ref = tableRow(alias);
+        const rel = f.relation;
+        const where = and(...rel.toColumns.map((c, i) => binary("=", ref.column(c), row.column(rel.fromColumns[i]!))));
+        const inner = select({ columns: [{ expr: nodeObject(f.node, ref, aliases), alias: "node" }], from: tableFrom(rel.to, alias), where, limit: int(1) });
+        return { key: f.key, value: { kind: "subquery", select: inner } };
+      }
+      case "toMany": {
+        const rel = f.relation;
+        const join = (ref: RowRef): Expr => and(...rel.toColumns.map((c, i) => binary("=", ref.column(c), row.column(rel.fromColumns[i]!))));
+        return { key: f.key, value: connectionExpr(f.connection, join, aliases, row) };
+      }
+      case "computedScalar":
+        return { key: f.key, value: output({ kind: "call", schema: f.fn.schema, name: f.fn.name, args: [row.whole] }, f.output) };
+      case "computedRow": {
+        const alias = aliases.next("t");
+        const ref = tableRow(alias);
+        const inner = select({
+          columns: [{ expr: nodeObject(f.node, ref, aliases), alias: "node" }],
+          from: { kind: "function", schema: f.fn.schema, name: f.fn.name, args: [{ name: null, value: row.whole }], alias },
+          where: { kind: "not", expr: { kind: "isNull", expr: ref.whole, negated: false } },
+          limit: int(1),
+        });
+        return { key: f.key, value: { kind: "subquery", select: inner } };
+      }
+      case "computedConnection":
+        return { key: f.key, value: connectionExpr(f.connection, null, aliases, row) };
+      default:
+        return unreachable(f, "node field plan");
+    }
+  });
+  return { kind: "jsonObject", entries };
+}
+
+function sourceFrom(conn: ConnectionPlan, alias: string, parent: RowRef | null): FromItem {
+  const src = conn.source;
+  switch (src.kind) {
+    case "table":
+      return tableFrom(conn.table, alias);
+    case "function": {
+      const args = src.args.map((a) => ({ name: a.name as string | null, value: a.value as Expr }));
+      if (src.passParentRow) {
+        invariant(parent !== null, "computed connection needs its parent row");
+        args.unshift({ name: null, value: parent.whole });
+      }
+      return { kind: "function", schema: src.fn.schema, name: src.fn.name, args, alias };
+    }
+    default:
+      return unreachable(src, "connection source");
+  }
+}
+
+export function filterExpr(f: FilterPlan, row: RowRef, table: Table): Expr {
+  switch (f.kind) {
+    case "and":
+      return and(...f.items.map((x) => filterExpr(x, row, table)));
+    case "or":
+      return or(...f.items.map((x) => filterExpr(x, row, table)));
+    case "not":
+      return { kind: "not", expr: filterExpr(f.item, row, table) };
+    case "isNull":
+      return { kind: "isNull", expr: row.column(f.column), negated: f.negated };
+    case "never":
+      return bool(false);
+    case "primaryKey":
+      return and(...table.primaryKey.map((c, i) => binary("=", row.column(c), f.values[i]!)));
+    case "compare": {
+      const c = row.column(f.column);
+      switch (f.op) {
+        case "eq":
+          return binary("=", c, f.value);
+        case "neq":
+          return binary("<>", c, f.value);
+        case "lt":
+          return binary("<", c, f.value);
+        case "lte":
+          return binary("<=", c, f.value);
+        case "gt":
+          return binary(">", c, f.value);
+        case "gte":
+          return binary(">=", c, f.value);
+        case "in":
+          return { kind: "anyOf", expr: c, array: f.value };
+        case "startsWith":
+          return call("starts_with", { kind: "cast", expr: c, type: textType }, { kind: "cast", expr: f.value, type: textType });
+        case "like":
+          return binary("like", c, f.value);
+        case "ilike":
+          return binary("ilike", c, f.value);
+        case "regex":
+          return binary("~", c, f.value);
+        case "iregex":
+          return binary("~*", c, f.value);
+        case "contains":
+          return binary("@>", c, f.value);
+        case "containedBy":
+          return binary("<@", c, f.value);
+        case "overlaps":
+          return binary("&&", c, f.value);
+        default:
+          return unreachable(f.op, "compare op");
+      }
+    }
+    default:
+      return unreachable(f, "filter plan");
+  }
+}
+
+function flip(o: OrderPlan): OrderPlan {
+  return { column: o.column, direction: o.direction === "asc" ? "desc" : "asc", nulls: o.nulls === "first" ? "last" : "first" };
+}
+
+/** Rows strictly after the cursor position in `order` (null-aware, lexicographic). */
+function afterCursor(order: OrderPlan[], cursor: CursorPlan, row: RowRef): Expr {
+  const branches: Expr[] = order.map((o, i) => {
+    const c = row.column(o.column);
+    const v = cursor.values[i]!;
+    const equalBefore = order.slice(0, i).map((p, k) => binary("is not distinct from", row.column(p.column), cursor.values[k]!));
+    const beyond = or(
+      binary(o.direction === "asc" ? ">" : "<", c, v),
+      o.nulls === "first"
+        ? and({ kind: "isNull", expr: v, negated: false }, { kind: "isNull", expr: c, negated: true })
+        : and({ kind: "isNull", expr: c, negated: false }, { kind: "isNull", expr: v, negated: true }),
+    );
+    return and(...equalBefore, beyond);
+  });
+  return or(...branches);
+}
+
+function orderItems(order: OrderPlan[], row: RowRef): OrderItem[] {
+  return order.map((o) => ({ expr: row.column(o.column), direction: o.direction, nulls: o.nulls }));
+}
+
+export function connectionExpr(
+  conn: ConnectionPlan,
+  join: ((row: RowRef) => Expr) | null,
+  aliases: AliasCounter,
+  parent: RowRef | null = null,
+): Expr {
+  const baseWhere = (row: RowRef): Expr => {
+    const parts: Expr[] = [];
+    if (join) parts.push(join(row));
+    if (conn.filter) parts.push(filterExpr(conn.filter, row, conn.table));
+    return and(...parts);
+  };
+  const scan = (extra: ((row: RowRef) => Expr) | null, columns: (row: RowRef) => Select["columns"]): Select => {
+    const alias = aliases.next("t");
+    const row = tableRow(alias);
+    const where = extra ? and(baseWhere(row), extra(row)) : baseWhere(row);
+    return select({ columns: columns(row), from: sourceFrom(conn, alias, parent), where });
+  };
+
+  const effective = conn.backward ? conn.order.map(flip) : conn.order;
+  const cursor = conn.backward ? conn.before : conn.after;
+
+  const pageAlias = aliases.next("p");
+  const page = carriedRow(pageAlias);
+  const n: Expr = { kind: "column", table: pageAlias, name: "__n" };
+  // Row numbers count the rows an offset skips too.
+  const inWindow = binary("<=", n, conn.offset ? binary("+", conn.pageSize, conn.offset) : conn.pageSize);
+  const byPosition: OrderItem[] = [{ expr: n, direction: conn.backward ? "desc" : "asc", nulls: "last" }];
+  const windowAgg = (e: Expr): Expr => ({ kind: "call", schema: null, name: "jsonb_agg", args: [e], orderBy: byPosition, filter: inWindow });
+  const hasMore = binary(">", { kind: "countStar" }, conn.pageSize);
+
+  const entries: { key: string; value: Expr }[] = [];
+  let needsPage = false;
+  // Only pageInfo looks one row past the page; without it the page is read exactly.
+  let checksBeyondPage = false;
+  for (const f of conn.fields) {
+    switch (f.kind) {
+      case "typename":
+        entries.push({ key: f.key, value: toJson(param(f.value, textType)) });
+        break;
+      case "totalCount": {
+        const count = scan(null, () => [{ expr: { kind: "countStar" }, alias: "count" }]);
+        entries.push({ key: f.key, value: { kind: "subquery", select: count } });
+        break;
+      }
+      case "edges": {
+        needsPage = true;
+        const edge: Expr = {
+          kind: "jsonObject",
+          entries: f.fields.map((ef) => {
+            switch (ef.kind) {
+              case "typename":
+                return { key: ef.key, value: toJson(param(ef.value, textType)) };
+              case "cursor":
+                return { key: ef.key, value: toJson(cursorExpr(conn.order, page)) };
+              case "node":
+                return { key: ef.key, value: nodeObject(ef.node, page, aliases) };
+              default:
+                return unreachable(ef, "edge field plan");
+            }
+          }),
+        };
+        entries.push({ key: f.key, value: call("coalesce", windowAgg(edge), call("jsonb_build_array")) });
+        break;
+      }
+      case "pageInfo": {
+        needsPage = true;
+        checksBeyondPage = true;
+        const cursors = windowAgg(cursorExpr(conn.order, page));
+        entries.push({
+          key: f.key,
+          value: {
+            kind: "jsonObject",
+            entries: f.fields.map((pf) => {
+              switch (pf.kind) {
+                case "typename":
+                  return { key: pf.key, value: toJson(param(pf.value, textType)) };
+                case "hasNextPage":
+                  return { key: pf.key, value: toJson(conn.backward ? conn.hasNextFromArgs : hasMore) };
+                case "hasPreviousPage":
+                  return { key: pf.key, value: toJson(conn.backward ? hasMore : conn.hasPreviousFromArgs) };
+                case "startCursor":
+                  return { key: pf.key, value: binary("->", cursors, int(0)) };
+                case "endCursor":
+                  return { key: pf.key, value: binary("->", cursors, int(-1)) };
+                default:
+                  return unreachable(pf, "page info field plan");
+              }
+            }),
+          },
+        });
+        break;
+      }
+      case "aggregate": {
+        const agg = scan(null, (row) => [
+          {
+            expr: {
+              kind: "jsonObject",
+              entries: f.fields.map((af) => {
+                switch (af.kind) {
+                  case "typename":
+                    return { key: af.key, value: toJson(param(af.value, textType)) };
+                  case "count":
+                    return { key: af.key, value: toJson({ kind: "countStar" }) };
+                  case "op":
+                    return {
+                      key: af.key,
+                      value: {
+                        kind: "jsonObject",
+                        entries: af.fields.map((cf) =>
+                          cf.kind === "typename"
+                            ? { key: cf.key, value: toJson(param(cf.value, textType)) }
+                            : { key: cf.key, value: output(call(af.op, row.column(cf.column)), cf.output) },
+                        ),
+                      },
+                    };
+                  default:
+                    return unreachable(af, "aggregate field plan");
+                }
+              }),
+            },
+            alias: "aggregate",
+          },
+        ]);
+        entries.push({ key: f.key, value: { kind: "subquery", select: agg } });
+        break;
+      }
+      default:
+        unreachable(f, "connection field plan");
+    }
+  }
+
+  const object: Expr = { kind: "jsonObject", entries };
+  if (!needsPage) return object;
+
+  const inner = scan(
+    cursor ? (row) => afterCursor(effective, cursor, row) : null,
+    (row) => [
+      ...[...page.used].map((name) => ({ expr: row.column(name), alias: "c_" + name })),
+      ...(page.wholeUsed ? [{ expr: row.whole, alias: "__r" }] : []),
+      { expr: { kind: "rowNumber", orderBy: orderItems(effective, row) }, alias: "__n" },
+    ],
+  );
+  const innerRow = inner.from!.kind === "table" || inner.from!.kind === "function" ? tableRow(inner.from!.alias) : null;
+  invariant(innerRow !== null, "page scan reads a table or function");
+  inner.orderBy = orderItems(effective, innerRow);
+  inner.limit = checksBeyondPage ? binary("+", conn.pageSize, int(1)) : conn.pageSize;
+  inner.offset = conn.offset;
+  return { kind: "subquery", select: select({ columns: [{ expr: object, alias: "connection" }], from: { kind: "subquery", select: inner, alias: pageAlias } }) };
+}

@@ -1,0 +1,82 @@
+// SQL stage: a write plan → one statement: the insert/update/delete as a data-modifying CTE
+// returning the columns the response uses, and a SELECT building `{affectedCount, records}` from
+// it. An update or delete touching more rows than `atMost` raises, undoing the request.
+
+import type { WritePlan, WriteResultFieldPlan } from "../plan/types";
+import { unreachable } from "../util/invariant";
+import { binary, call, param, type Expr, type Select, type WriteStatement } from "./ast";
+import { AliasCounter, carriedRow, filterExpr, nodeObject, tableRow, textType, toJson } from "./buildJson";
+
+const WRITTEN = "written";
+
+export function buildWriteSelect(
+  write: WritePlan,
+  fields: WriteResultFieldPlan[],
+  aliases: AliasCounter,
+  asText: (e: Expr) => Select,
+): Select {
+  const target = aliases.next("t");
+  const rowsAlias = aliases.next("w");
+  const written = carriedRow(rowsAlias);
+  const entries = fields.map((f): { key: string; value: Expr } => {
+    switch (f.kind) {
+      case "typename":
+        return { key: f.key, value: toJson(param(f.value, textType)) };
+      case "affectedCount":
+        return { key: f.key, value: toJson({ kind: "countStar" }) };
+      case "records":
+        return {
+          key: f.key,
+          value: call("coalesce", call("jsonb_agg", nodeObject(f.node, written, aliases)), call("jsonb_build_array")),
+        };
+      default:
+        return unreachable(f, "write result field");
+    }
+  });
+  let result: Expr = { kind: "jsonObject", entries };
+  if (write.kind !== "insert") {
+    const message = param(write.kind + " impacts too many records", textType);
+    result = {
+      kind: "case",
+      whens: [
+        {
+          when: binary(">", { kind: "countStar" }, write.atMost),
+          then: { kind: "cast", expr: { kind: "call", schema: "graphql", name: "exception", args: [message] }, type: { schema: "pg_catalog", name: "jsonb", array: false } },
+        },
+      ],
+      else: result,
+    };
+  }
+
+  const row = tableRow(target);
+  // Every written row must be counted, so RETURNING always yields at least one column.
+  const returning = [...written.used].map((name) => ({ expr: row.column(name), alias: "c_" + name }));
+  if (written.wholeUsed) returning.push({ expr: row.whole, alias: "__r" });
+  if (returning.length === 0) returning.push({ expr: { kind: "bool", value: true }, alias: "__written" });
+
+  const t = write.table;
+  let statement: WriteStatement;
+  switch (write.kind) {
+    case "insert":
+      statement = { kind: "insert", schema: t.schema, table: t.name, alias: target, columns: write.columns, rows: write.rows, returning };
+      break;
+    case "update":
+      statement = {
+        kind: "update",
+        schema: t.schema,
+        table: t.name,
+        alias: target,
+        set: write.set.map((s) => ({ column: s.column, value: s.value })),
+        where: write.filter ? filterExpr(write.filter, row, t) : null,
+        returning,
+      };
+      break;
+    case "delete":
+      statement = { kind: "delete", schema: t.schema, table: t.name, alias: target, where: write.filter ? filterExpr(write.filter, row, t) : null, returning };
+      break;
+    default:
+      return unreachable(write, "write plan");
+  }
+  const outer = asText(result);
+  return { ...outer, with: [{ name: WRITTEN, statement }], from: { kind: "cte", name: WRITTEN, alias: rowsAlias } };
+}
