@@ -1,0 +1,222 @@
+// The write API through graphql.resolve: insert, update and delete with their records (relations
+// and computed fields included), atMost, mutating functions, and input coercion errors.
+import type pg from "pg";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { freshDatabase, type TestDatabase } from "../harness/db";
+import { failure, resolve, rows } from "./support";
+
+describe("mutations", () => {
+  let db: TestDatabase;
+  let client: pg.Client;
+
+  beforeAll(async () => {
+    db = await freshDatabase();
+    client = await db.connect();
+    await client.query(`
+      create extension pg_graphql cascade;
+      comment on schema public is '@graphql({"inflect_names": true})';
+      create type mood as enum ('happy', 'so so');
+      comment on type mood is '@graphql({"mappings": {"so so": "so_so"}})';
+      create table account(
+        id serial primary key,
+        email varchar(12) not null,
+        code char(2),
+        mood mood,
+        points bigint,
+        balance numeric(10, 2),
+        profile jsonb,
+        created_at timestamptz not null default now()
+      );
+      create table blog(
+        id serial primary key,
+        owner_id int not null references account(id) on delete cascade,
+        title text not null
+      );
+      comment on table blog is '@graphql({"totalCount": {"enabled": true}})';
+      create function _shout(account) returns text language sql stable as $$ select upper($1.email) $$;
+      create function bump_points(account_id int, by bigint default 1) returns bigint language sql volatile as $$
+        update account set points = coalesce(points, 0) + by where id = account_id returning points
+      $$;
+      create function account_emails() returns setof text language sql stable as $$ select email from account order by id $$;
+    `);
+  });
+  afterAll(async () => db.drop());
+
+  beforeEach(async () => {
+    await client.query(`
+      truncate account, blog restart identity cascade;
+      insert into account(email, mood, points) values ('a@x.com', 'happy', 10), ('b@x.com', 'so so', 20), ('c@x.com', null, 30);
+      insert into blog(owner_id, title) values (1, 'one'), (1, 'two'), (2, 'three');
+    `);
+  });
+
+  it("inserts objects and answers affectedCount and records with relations and computed fields", async () => {
+    const answer = await resolve(
+      client,
+      `mutation($objs: [AccountInsertInput!]!) {
+        insertIntoAccountCollection(objects: $objs) {
+          __typename
+          affectedCount
+          records { id email mood points shout blogCollection { totalCount } }
+        }
+      }`,
+      { objs: [{ email: "d@x.com", mood: "so_so", points: "9007199254740993" }, { email: "e@x.com", points: 5 }] },
+    );
+    expect(answer).toEqual({
+      data: {
+        insertIntoAccountCollection: {
+          __typename: "AccountInsertResponse",
+          affectedCount: 2,
+          records: [
+            { id: 4, email: "d@x.com", mood: "so_so", points: "9007199254740993", shout: "D@X.COM", blogCollection: { totalCount: 0 } },
+            { id: 5, email: "e@x.com", mood: null, points: "5", shout: "E@X.COM", blogCollection: { totalCount: 0 } },
+          ],
+        },
+      },
+    });
+    // Enum values are stored under their database labels; columns left out take their defaults.
+    expect(await rows(client, "select mood::text, points::text, created_at is not null as dated from account where id >= 4 order by id")).toEqual([
+      { mood: "so so", points: "9007199254740993", dated: true },
+      { mood: null, points: "5", dated: true },
+    ]);
+  });
+
+  it("inserts a row whose records reach its parent through a relationship", async () => {
+    const answer = await resolve(client, `mutation { insertIntoBlogCollection(objects: {ownerId: 2, title: "four"}) { records { title owner { email } } } }`);
+    expect(answer).toEqual({ data: { insertIntoBlogCollection: { records: [{ title: "four", owner: { email: "b@x.com" } }] } } });
+  });
+
+  it("updates the filtered rows and answers them", async () => {
+    const answer = await resolve(
+      client,
+      `mutation { updateAccountCollection(set: {email: "new@x.com", balance: "12.50"}, filter: {id: {eq: 2}}) {
+        affectedCount records { id email balance blogCollection { edges { node { title } } } } } }`,
+    );
+    expect(answer).toEqual({
+      data: {
+        updateAccountCollection: {
+          affectedCount: 1,
+          records: [{ id: 2, email: "new@x.com", balance: "12.50", blogCollection: { edges: [{ node: { title: "three" } }] } }],
+        },
+      },
+    });
+    expect(await rows(client, "select id, email from account order by id")).toEqual([
+      { id: 1, email: "a@x.com" },
+      { id: 2, email: "new@x.com" },
+      { id: 3, email: "c@x.com" },
+    ]);
+  });
+
+  it("deletes the filtered rows and answers them as they were", async () => {
+    const answer = await resolve(client, `mutation { deleteFromAccountCollection(filter: {email: {eq: "a@x.com"}}) { affectedCount records { id email } } }`);
+    expect(answer).toEqual({ data: { deleteFromAccountCollection: { affectedCount: 1, records: [{ id: 1, email: "a@x.com" }] } } });
+    expect(await rows(client, "select id from account order by id")).toEqual([{ id: 2 }, { id: 3 }]);
+    // The cascade went with it.
+    expect(await rows(client, "select id from blog order by id")).toEqual([{ id: 3 }]);
+  });
+
+  it("answers an empty records list when nothing matches", async () => {
+    const answer = await resolve(client, `mutation { x: updateAccountCollection(set: {code: "zz"}, filter: {id: {eq: 99}}) { affectedCount records { id } } }`);
+    expect(answer).toEqual({ data: { x: { affectedCount: 0, records: [] } } });
+  });
+
+  describe("atMost", () => {
+    it("defaults to 1: an update touching two rows fails and changes nothing", async () => {
+      const answer = await resolve(client, `mutation { updateAccountCollection(set: {code: "zz"}, filter: {id: {lte: 2}}) { affectedCount } }`);
+      expect(failure(answer)).toEqual(["update impacts too many records"]);
+      expect(await rows(client, "select count(*)::int as n from account where code is not null")).toEqual([{ n: 0 }]);
+    });
+
+    it("allows exactly atMost rows", async () => {
+      const answer = await resolve(client, `mutation { updateAccountCollection(set: {code: "zz"}, atMost: 3) { affectedCount } }`);
+      expect(answer).toEqual({ data: { updateAccountCollection: { affectedCount: 3 } } });
+    });
+
+    it("stops a delete past the limit, leaving every row in place", async () => {
+      const answer = await resolve(client, `mutation { deleteFromAccountCollection(filter: {points: {gte: "20"}}, atMost: 1) { records { id } } }`);
+      expect(failure(answer)).toEqual(["delete impacts too many records"]);
+      expect(await rows(client, "select count(*)::int as n from account")).toEqual([{ n: 3 }]);
+      expect(await rows(client, "select count(*)::int as n from blog")).toEqual([{ n: 3 }]);
+    });
+
+    it("comes from a variable as well", async () => {
+      const q = `mutation($n: Int!) { deleteFromBlogCollection(filter: {ownerId: {eq: 1}}, atMost: $n) { affectedCount } }`;
+      expect(failure(await resolve(client, q, { n: 1 }))).toEqual(["delete impacts too many records"]);
+      expect(await resolve(client, q, { n: 2 })).toEqual({ data: { deleteFromBlogCollection: { affectedCount: 2 } } });
+    });
+  });
+
+  describe("mutating functions", () => {
+    it("are Mutation fields; stable functions stay on Query", async () => {
+      expect(await resolve(client, `mutation { bumpPoints(accountId: 1, by: "5") }`)).toEqual({ data: { bumpPoints: "15" } });
+      expect(await resolve(client, `mutation { bumpPoints(accountId: 1) }`)).toEqual({ data: { bumpPoints: "16" } });
+      expect(failure(await resolve(client, `query { bumpPoints(accountId: 1) }`))[0]).toContain("bumpPoints");
+      expect(failure(await resolve(client, `mutation { accountEmails }`))[0]).toContain("accountEmails");
+    });
+
+    it("run in request order with the other mutation fields", async () => {
+      const answer = await resolve(
+        client,
+        `mutation {
+          first: updateAccountCollection(set: {points: "100"}, filter: {id: {eq: 3}}) { records { points } }
+          bumpPoints(accountId: 3, by: "1")
+          last: deleteFromAccountCollection(filter: {points: {eq: "101"}}) { records { id points } }
+        }`,
+      );
+      expect(answer).toEqual({
+        data: { first: { records: [{ points: "100" }] }, bumpPoints: "101", last: { records: [{ id: 3, points: "101" }] } },
+      });
+    });
+  });
+
+  describe("input coercion", () => {
+    const insert = (object: string) => resolve(client, `mutation { insertIntoAccountCollection(objects: [${object}]) { affectedCount } }`);
+
+    it("rejects unknown keys", async () => {
+      expect(failure(await insert(`{email: "q@x.com", nope: 1}`))).toEqual(['Input for type AccountInsertInput contains extra keys ["nope"]']);
+    });
+
+    it("requires at least one object", async () => {
+      expect(failure(await resolve(client, `mutation { insertIntoAccountCollection(objects: []) { affectedCount } }`))).toEqual([
+        "At least one record must be provided to objects",
+      ]);
+    });
+
+    it("requires at least one column to set", async () => {
+      expect(failure(await resolve(client, `mutation { updateAccountCollection(set: {}) { affectedCount } }`))).toEqual([
+        "At least one mapping must be provided to set argument",
+      ]);
+    });
+
+    it("takes BigFloat from strings only", async () => {
+      expect(failure(await insert(`{email: "q@x.com", balance: 1.5}`))).toEqual(["Invalid input for BigFloat type. String required"]);
+    });
+
+    it("takes BigInt from strings and numbers, digits only", async () => {
+      expect(await insert(`{email: "q@x.com", points: "12"}`)).toEqual({ data: { insertIntoAccountCollection: { affectedCount: 1 } } });
+      expect(await insert(`{email: "r@x.com", points: 12}`)).toEqual({ data: { insertIntoAccountCollection: { affectedCount: 1 } } });
+      expect(failure(await insert(`{email: "s@x.com", points: "12abc"}`))).toEqual(["Invalid input for BigInt type"]);
+    });
+
+    it("takes JSON as a string holding JSON", async () => {
+      expect(await insert(`{email: "q@x.com", profile: "{\\"a\\": [1, 2]}"}`)).toEqual({ data: { insertIntoAccountCollection: { affectedCount: 1 } } });
+      expect(await rows(client, "select profile from account where email = 'q@x.com'")).toEqual([{ profile: { a: [1, 2] } }]);
+    });
+
+    it("checks varchar and char lengths before running anything", async () => {
+      expect(failure(await insert(`{email: "much-too-long@x.com"}`))).toEqual(["Invalid input for String type. Maximum character length 12"]);
+      expect(failure(await insert(`{email: "q@x.com", code: "abc"}`))).toEqual(["Invalid input for String type. Maximum character length 2"]);
+    });
+
+    it("takes enum values by their mapped names only", async () => {
+      expect(failure(await insert(`{email: "q@x.com", mood: "so so"}`))).toEqual(["Invalid input for Mood type"]);
+    });
+
+    it("reports wrong value types", async () => {
+      expect(failure(await insert(`{email: 5}`))).toEqual(["Invalid input for String type"]);
+      expect(failure(await resolve(client, `mutation { insertIntoAccountCollection(objects: ["x"]) { affectedCount } }`))).toEqual([
+        "Invalid input for AccountInsertInput type",
+      ]);
+    });
+  });
+});
