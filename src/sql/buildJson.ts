@@ -9,7 +9,6 @@ import type {
   NodePlan,
   OrderPlan,
   OutputKind,
-  RootFieldPlan,
 } from "../plan/types";
 import { invariant, unreachable } from "../util/invariant";
 import {
@@ -18,7 +17,6 @@ import {
   bool,
   call,
   int,
-  nullExpr,
   or,
   param,
   pgType,

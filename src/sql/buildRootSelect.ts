@@ -3,7 +3,7 @@
 
 import type { RootFieldPlan } from "../plan/types";
 import { unreachable } from "../util/invariant";
-import { and, binary, int, nullExpr, pgType, select, type Expr, type FromItem, type Select } from "./ast";
+import { and, binary, int, nullExpr, select, type Expr, type FromItem, type Select } from "./ast";
 import { AliasCounter, connectionExpr, nodeObject, output, tableFrom, tableRow, textType } from "./buildJson";
 import { buildWriteSelect } from "./buildWriteSelect";
 
