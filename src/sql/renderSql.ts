@@ -147,10 +147,14 @@ export function renderSql(root: Select): Statement {
       case "insert": {
         invariant(w.rows.length > 0, "insert needs at least one row");
         const columns = w.columns.length === 0 ? "" : " (" + w.columns.map(quoteIdent).join(", ") + ")";
+        // Objects that set no column at all are rows of defaults; `default values` makes only one,
+        // and a column-less select makes as many as asked.
         const values =
-          w.columns.length === 0
-            ? " default values"
-            : " values " + w.rows.map((row) => "(" + row.map((v) => (v === null ? "default" : expr(v))).join(", ") + ")").join(", ");
+          w.columns.length > 0
+            ? " values " + w.rows.map((row) => "(" + row.map((v) => (v === null ? "default" : expr(v))).join(", ") + ")").join(", ")
+            : w.rows.length === 1
+              ? " default values"
+              : " select from generate_series(1, " + expr({ kind: "int", value: w.rows.length }) + ")";
         return "insert into " + target + columns + values + returning(w.returning);
       }
       case "update":

@@ -33,6 +33,7 @@ describe("mutations", () => {
         title text not null
       );
       comment on table blog is '@graphql({"totalCount": {"enabled": true}})';
+      create table ping(id serial primary key, kind text not null default 'ping');
       create function _shout(account) returns text language sql stable as $$ select upper($1.email) $$;
       create function bump_points(account_id int, by bigint default 1) returns bigint language sql volatile as $$
         update account set points = coalesce(points, 0) + by where id = account_id returning points
@@ -79,6 +80,15 @@ describe("mutations", () => {
       { mood: "so so", points: "9007199254740993", dated: true },
       { mood: null, points: "5", dated: true },
     ]);
+  });
+
+  it("inserts one row of defaults per object that sets no column", async () => {
+    const answer = await resolve(client, `mutation { insertIntoPingCollection(objects: [{}, {}, {kind: "pong"}]) { affectedCount records { kind } } }`);
+    expect(answer).toEqual({ data: { insertIntoPingCollection: { affectedCount: 3, records: [{ kind: "ping" }, { kind: "ping" }, { kind: "pong" }] } } });
+    const onlyDefaults = await resolve(client, `mutation { insertIntoPingCollection(objects: [{}, {}]) { affectedCount records { kind } } }`);
+    expect(onlyDefaults).toEqual({ data: { insertIntoPingCollection: { affectedCount: 2, records: [{ kind: "ping" }, { kind: "ping" }] } } });
+    const one = await resolve(client, `mutation { insertIntoPingCollection(objects: {}) { affectedCount } }`);
+    expect(one).toEqual({ data: { insertIntoPingCollection: { affectedCount: 1 } } });
   });
 
   it("inserts a row whose records reach its parent through a relationship", async () => {
