@@ -38,6 +38,12 @@ describe("mutations", () => {
       create function bump_points(account_id int, by bigint default 1) returns bigint language sql volatile as $$
         update account set points = coalesce(points, 0) + by where id = account_id returning points
       $$;
+      create function open_blog(owner int, title text) returns blog language sql volatile as $$
+        insert into blog(owner_id, title) values (owner, title) returning *
+      $$;
+      create function copy_blogs(from_owner int, to_owner int) returns setof blog language sql volatile as $$
+        insert into blog(owner_id, title) select to_owner, b.title from blog b where b.owner_id = from_owner order by b.id returning *
+      $$;
       create function account_emails() returns setof text language sql stable as $$ select email from account order by id $$;
     `);
   });
@@ -162,6 +168,21 @@ describe("mutations", () => {
       expect(await resolve(client, `mutation { bumpPoints(accountId: 1) }`)).toEqual({ data: { bumpPoints: "16" } });
       expect(failure(await resolve(client, `query { bumpPoints(accountId: 1) }`))[0]).toContain("bumpPoints");
       expect(failure(await resolve(client, `mutation { accountEmails }`))[0]).toContain("accountEmails");
+    });
+
+    it("return rows as objects and sets of rows as connections", async () => {
+      const row = await resolve(client, `mutation { openBlog(owner: 3, title: "new") { __typename title owner { email } } }`);
+      expect(row).toEqual({ data: { openBlog: { __typename: "Blog", title: "new", owner: { email: "c@x.com" } } } });
+      const set = await resolve(
+        client,
+        `mutation { copyBlogs(fromOwner: 1, toOwner: 2, first: 1) { pageInfo { hasNextPage } edges { node { title ownerId } } } }`,
+      );
+      expect(set).toEqual({ data: { copyBlogs: { pageInfo: { hasNextPage: true }, edges: [{ node: { title: "one", ownerId: 2 } }] } } });
+      // The function ran once, whatever the page shows.
+      expect(await rows(client, "select owner_id, title from blog where id > 4 order by id")).toEqual([
+        { owner_id: 2, title: "one" },
+        { owner_id: 2, title: "two" },
+      ]);
     });
 
     it("run in request order with the other mutation fields", async () => {
