@@ -76,6 +76,9 @@ void WithSignalsBlocked(F f) {
 
 void InitV8() {
 	if (platform != nullptr) return;
+	// Garbage collection on the backend's own thread: helper threads would each grow a malloc
+	// arena of their own, and a backend's memory should not depend on when GC ran where.
+	v8::V8::SetFlagsFromString("--single-threaded-gc");
 	if (v8_flags != nullptr && v8_flags[0] != '\0') v8::V8::SetFlagsFromString(v8_flags);
 	WithSignalsBlocked([] {
 		std::unique_ptr<v8::Platform> p = v8::platform::NewDefaultPlatform(2);

@@ -25,15 +25,16 @@ export async function backendPid(client: pg.Client): Promise<number> {
   return rows[0].pid as number;
 }
 
-/** Private memory of a process in kB (Private_Clean + Private_Dirty of smaps_rollup). */
+/**
+ * Private memory of a process in kB: Private_Dirty of smaps_rollup. Private_Clean is left out
+ * on purpose: it counts pages of shared libraries (libnode is ~40 MB) that no other process
+ * happens to have touched at that moment, so it rises and falls with other backends.
+ */
 export function privateKb(pid: number): number {
   const text = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
-  let total = 0;
-  for (const line of text.split("\n")) {
-    const m = /^Private_(?:Clean|Dirty):\s+(\d+) kB/.exec(line);
-    if (m) total += Number(m[1]);
-  }
-  return total;
+  const m = /^Private_Dirty:\s+(\d+) kB/m.exec(text);
+  if (!m) throw new Error(`no Private_Dirty in /proc/${pid}/smaps_rollup`);
+  return Number(m[1]);
 }
 
 /** Waits until `pid` is running a statement that contains `marker`. */
