@@ -6,23 +6,19 @@ import type { ApiSchema } from "../schema/apiSchema";
 import { param, type ParamNode } from "../sql/ast";
 import { decodeBase64 } from "../util/base64";
 import { UserError } from "../document/UserError";
+import { keyItemText, parseKeyArray, type KeyItem } from "./parseKeyArray";
 import { sqlTypeOf } from "./sqlValues";
 
 export interface DecodedNodeId {
   schema: string;
   table: string;
-  keys: unknown[];
+  keys: KeyItem[];
 }
 
 export function decodeNodeId(nodeId: string): DecodedNodeId {
   const text = decodeBase64(nodeId);
-  let value: unknown = null;
-  try {
-    value = text === null || text === "" ? null : JSON.parse(text);
-  } catch {
-    value = null;
-  }
-  if (!Array.isArray(value) || value.length < 3 || typeof value[0] !== "string" || typeof value[1] !== "string") {
+  const value = text === null || text === "" ? null : parseKeyArray(text);
+  if (!value || value.length < 3 || typeof value[0] !== "string" || typeof value[1] !== "string") {
     throw new UserError("Invalid value passed to nodeId argument. Error 4");
   }
   return { schema: value[0], table: value[1], keys: value.slice(2) };
@@ -34,8 +30,6 @@ export function nodeIdKeyParams(api: ApiSchema, table: Table, id: DecodedNodeId)
   if (id.keys.length !== table.primaryKey.length) throw new UserError("Invalid value passed to nodeId argument. Error 4");
   return table.primaryKey.map((name, i) => {
     const column = table.columns.find((c) => c.name === name)!;
-    const v = id.keys[i];
-    const t = v === null || v === undefined ? null : typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v);
-    return param(t, sqlTypeOf(api.catalog, column.typeOid));
+    return param(keyItemText(id.keys[i] ?? null), sqlTypeOf(api.catalog, column.typeOid));
   });
 }

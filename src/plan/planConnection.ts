@@ -17,6 +17,7 @@ import { decodeBase64 } from "../util/base64";
 import { coerceInput, type Coerced } from "./coerceInput";
 import { argDef, fieldOf, type PlanContext } from "./context";
 import { planFilter } from "./planFilter";
+import { keyItemText, parseKeyArray } from "./parseKeyArray";
 import { planNode } from "./planNode";
 import { sqlTypeOf } from "./sqlValues";
 import type {
@@ -139,20 +140,14 @@ function planOrder(ctx: PlanContext, def: GraphQLField<unknown, unknown>, args: 
 
 function decodeCursor(ctx: PlanContext, table: Table, order: OrderPlan[], cursor: string): CursorPlan {
   const text = decodeBase64(cursor);
-  let values: unknown;
-  try {
-    values = text === null ? null : JSON.parse(text);
-  } catch {
-    values = null;
-  }
-  if (!Array.isArray(values)) throw new UserError("Failed to decode cursor, error 1");
+  const values = text === null ? null : parseKeyArray(text);
+  if (!values) throw new UserError("Failed to decode cursor, error 1");
   if (values.length !== order.length) throw new UserError("orderBy clause incompatible with pagination cursor");
   return {
     values: values.map((v, i): ParamNode => {
       const column = table.columns.find((c) => c.name === order[i]!.column)!;
       const type = sqlTypeOf(ctx.api.catalog, column.typeOid);
-      const t = v === null ? null : typeof v === "string" ? v : typeof v === "object" ? JSON.stringify(v) : String(v);
-      return param(t, type);
+      return param(keyItemText(v), type);
     }),
   };
 }

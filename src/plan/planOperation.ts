@@ -161,12 +161,17 @@ function planFunction(
       return {
         kind: "connection",
         key: f.responseKey,
-        connection: planConnection(ctx, child as GraphQLObjectType, returns.table, f.selectionSets, connArgs, def, {
-          kind: "function",
-          fn,
-          args: functionArgs(ctx, fn, def, fnArgs, true),
-          passParentRow: false,
-        }),
+        connection: planConnection(
+          ctx,
+          child as GraphQLObjectType,
+          returns.table,
+          f.selectionSets,
+          connArgs,
+          def,
+          fn.volatility === "volatile"
+            ? { kind: "calledOnce", fn, args: functionArgs(ctx, fn, def, fnArgs, true) }
+            : { kind: "function", fn, args: functionArgs(ctx, fn, def, fnArgs, true), passParentRow: false },
+        ),
       };
     }
     default:

@@ -78,7 +78,12 @@ export type NodeFieldPlan =
 export type ConnectionSource =
   | { kind: "table" }
   /** A set-returning function; `self` passes the parent row (computed fields). */
-  | { kind: "function"; fn: PgFunction; args: FunctionCallArg[]; passParentRow: boolean };
+  | { kind: "function"; fn: PgFunction; args: FunctionCallArg[]; passParentRow: boolean }
+  /**
+   * A volatile set-returning function at the root (a mutation): called once, its rows then read
+   * by every scan of the connection (page, totalCount, aggregate) so its effects happen once.
+   */
+  | { kind: "calledOnce"; fn: PgFunction; args: FunctionCallArg[] };
 
 export interface OrderPlan {
   column: string;

@@ -151,4 +151,15 @@ describe("read queries", () => {
     expect(hostileNode.response.errors[0].message).toMatch(/invalid input syntax for type integer/);
     expect((await ask(`{ accountCollection { edges { node { id } } } }`)).data.accountCollection.edges).toHaveLength(3);
   });
+
+  it("round-trips bigint keys past 2^53 through node ids and cursors", async () => {
+    await client.query("create table big(id bigint primary key); insert into big values (9007199254740993), (9007199254740995)");
+    const page = await ask(`{ bigCollection(first: 1) { edges { cursor node { id nodeId } } } }`);
+    const edge = page.data.bigCollection.edges[0];
+    expect(edge.node.id).toBe("9007199254740993");
+    const byId = await ask(`query($n: ID!) { node(nodeId: $n) { ... on Big { id } } }`, { n: edge.node.nodeId });
+    expect(byId).toEqual({ data: { node: { id: "9007199254740993" } } });
+    const next = await ask(`query($c: Cursor) { bigCollection(after: $c) { edges { node { id } } } }`, { c: edge.cursor });
+    expect(next.data.bigCollection.edges).toEqual([{ node: { id: "9007199254740995" } }]);
+  });
 });
