@@ -4,6 +4,7 @@
 import type { Table } from "../catalog/model";
 import type {
   ConnectionPlan,
+  ConnectionSource,
   CursorPlan,
   FilterPlan,
   NodePlan,
@@ -16,6 +17,7 @@ import {
   binary,
   bool,
   call,
+  col,
   int,
   or,
   param,
@@ -177,9 +179,32 @@ function sourceFrom(conn: ConnectionPlan, alias: string, parent: RowRef | null):
       }
       return { kind: "function", schema: src.fn.schema, name: src.fn.name, args, alias };
     }
+    case "calledOnce":
+      // unnest of the row array keeps the table's row type, which computed fields take.
+      return { kind: "function", schema: "pg_catalog", name: "unnest", args: [{ name: null, value: col(CALLED_ONCE, "rows") }], alias };
     default:
       return unreachable(src, "connection source");
   }
+}
+
+/** The root statement's FROM alias holding a `calledOnce` function's rows as one array. */
+const CALLED_ONCE = "called";
+
+/** The FROM item a root connection over a `calledOnce` source reads its rows from. */
+export function calledOnceFrom(src: Extract<ConnectionSource, { kind: "calledOnce" }>): FromItem {
+  const alias = "f";
+  const fnCall: FromItem = {
+    kind: "function",
+    schema: src.fn.schema,
+    name: src.fn.name,
+    args: src.args.map((a) => ({ name: a.name, value: a.value })),
+    alias,
+  };
+  return {
+    kind: "subquery",
+    select: select({ columns: [{ expr: { kind: "call", schema: null, name: "array_agg", args: [{ kind: "row", table: alias }] }, alias: "rows" }], from: fnCall }),
+    alias: CALLED_ONCE,
+  };
 }
 
 export function filterExpr(f: FilterPlan, row: RowRef, table: Table): Expr {

@@ -4,7 +4,7 @@
 import type { RootFieldPlan } from "../plan/types";
 import { unreachable } from "../util/invariant";
 import { and, binary, int, nullExpr, select, type Expr, type FromItem, type Select } from "./ast";
-import { AliasCounter, connectionExpr, nodeObject, output, tableFrom, tableRow, textType } from "./buildJson";
+import { AliasCounter, calledOnceFrom, connectionExpr, nodeObject, output, tableFrom, tableRow, textType } from "./buildJson";
 import { buildWriteSelect } from "./buildWriteSelect";
 
 export function buildRootSelect(field: RootFieldPlan): Select | null {
@@ -16,8 +16,11 @@ export function buildRootSelect(field: RootFieldPlan): Select | null {
     case "null":
     case "error":
       return null;
-    case "connection":
-      return asText(connectionExpr(field.connection, null, aliases));
+    case "connection": {
+      const s = asText(connectionExpr(field.connection, null, aliases));
+      const src = field.connection.source;
+      return src.kind === "calledOnce" ? { ...s, from: calledOnceFrom(src) } : s;
+    }
     case "row": {
       const alias = aliases.next("t");
       const ref = tableRow(alias);

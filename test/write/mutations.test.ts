@@ -38,6 +38,7 @@ describe("mutations", () => {
       create function bump_points(account_id int, by bigint default 1) returns bigint language sql volatile as $$
         update account set points = coalesce(points, 0) + by where id = account_id returning points
       $$;
+      create function _label(blog) returns text language sql stable as $$ select $1.title || '!' $$;
       create function open_blog(owner int, title text) returns blog language sql volatile as $$
         insert into blog(owner_id, title) values (owner, title) returning *
       $$;
@@ -175,10 +176,13 @@ describe("mutations", () => {
       expect(row).toEqual({ data: { openBlog: { __typename: "Blog", title: "new", owner: { email: "c@x.com" } } } });
       const set = await resolve(
         client,
-        `mutation { copyBlogs(fromOwner: 1, toOwner: 2, first: 1) { pageInfo { hasNextPage } edges { node { title ownerId } } } }`,
+        `mutation { copyBlogs(fromOwner: 1, toOwner: 2, first: 1) {
+          totalCount pageInfo { hasNextPage } edges { node { title label ownerId owner { email } } } } }`,
       );
-      expect(set).toEqual({ data: { copyBlogs: { pageInfo: { hasNextPage: true }, edges: [{ node: { title: "one", ownerId: 2 } }] } } });
-      // The function ran once, whatever the page shows.
+      expect(set).toEqual({
+        data: { copyBlogs: { totalCount: 2, pageInfo: { hasNextPage: true }, edges: [{ node: { title: "one", label: "one!", ownerId: 2, owner: { email: "b@x.com" } } }] } },
+      });
+      // The function ran once although the page, its look-ahead and the count all read its rows.
       expect(await rows(client, "select owner_id, title from blog where id > 4 order by id")).toEqual([
         { owner_id: 2, title: "one" },
         { owner_id: 2, title: "two" },
