@@ -15,7 +15,7 @@ export interface PreparedDocument {
   fragments: ReadonlyMap<string, FragmentDefinitionNode>;
 }
 
-/** `omitData`: pg_graphql answers document-level errors without a `data` key. */
+/** pg_graphql answers these document-level errors without a `data` key. */
 export interface DocumentError {
   kind: "error";
   message: string;

@@ -4,6 +4,7 @@
 import {
   GraphQLObjectType,
   getNamedType,
+  isInputObjectType,
   type GraphQLField,
   type SelectionSetNode,
 } from "graphql";
@@ -82,12 +83,11 @@ export function planConnection(
   const pageSize = requested === null ? maxRows : Math.min(requested, maxRows);
   const backward = last !== null || before !== null;
 
-  const order = planOrder(ctx, def, args, table);
+  const order = planOrder(def, args, table);
   const int4 = pgType("int4");
   const boolType = pgType("bool");
 
-  const edgesType = type;
-  const fields = planConnectionFields(ctx, edgesType, table, selectionSets);
+  const fields = planConnectionFields(ctx, type, table, selectionSets);
 
   return {
     table,
@@ -113,13 +113,13 @@ const DIRECTIONS: Record<string, Pick<OrderPlan, "direction" | "nulls">> = {
   DescNullsLast: { direction: "desc", nulls: "last" },
 };
 
-function planOrder(ctx: PlanContext, def: GraphQLField<unknown, unknown>, args: Map<string, InputValue>, table: Table): OrderPlan[] {
+function planOrder(def: GraphQLField<unknown, unknown>, args: Map<string, InputValue>, table: Table): OrderPlan[] {
   const order: OrderPlan[] = [];
   if (args.has("orderBy")) {
     const orderArg = argDef(def, "orderBy");
     const value = coerceInput(args.get("orderBy"), orderArg.type);
     const elementType = getNamedType(orderArg.type);
-    const fields = "getFields" in elementType ? (elementType.getFields() as Record<string, import("graphql").GraphQLInputField>) : {};
+    const fields = isInputObjectType(elementType) ? elementType.getFields() : {};
     for (const item of (value as Coerced[] | null) ?? []) {
       if (item === null || typeof item !== "object" || Array.isArray(item)) continue;
       for (const [key, direction] of Object.entries(item)) {
@@ -134,7 +134,6 @@ function planOrder(ctx: PlanContext, def: GraphQLField<unknown, unknown>, args: 
   }
   // The key always closes the order (even when already in it): cursors carry it at the end.
   for (const pk of table.primaryKey) order.push({ column: pk, direction: "asc", nulls: "last" });
-  void ctx;
   return order;
 }
 

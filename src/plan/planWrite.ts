@@ -33,7 +33,8 @@ export function planWrite(
     case "update": {
       const setArg = argDef(def, "set");
       const set = coerceInput(args.has("set") ? args.get("set") : null, setArg.type) as Obj;
-      const fields = (getNamedType(setArg.type) as import("graphql").GraphQLInputObjectType).getFields();
+      const setType = getNamedType(setArg.type);
+      const fields = isInputObjectType(setType) ? setType.getFields() : {};
       const assignments = Object.entries(set).map(([name, value]) => {
         const res = inputResolutionOf(fields[name]!);
         if (res?.kind !== "updateColumn") throw new UserError(`Input for type ${getNamedType(setArg.type).name} contains extra keys ["${name}"]`);
