@@ -241,6 +241,9 @@ describe("mutations", () => {
     it("checks varchar and char lengths before running anything", async () => {
       expect(failure(await insert(`{email: "much-too-long@x.com"}`))).toEqual(["Invalid input for String type. Maximum character length 12"]);
       expect(failure(await insert(`{email: "q@x.com", code: "abc"}`))).toEqual(["Invalid input for String type. Maximum character length 2"]);
+      const update = await resolve(client, `mutation { updateAccountCollection(set: {code: "abc"}, filter: {id: {eq: 1}}) { affectedCount } }`);
+      expect(failure(update)).toEqual(["Invalid input for String type. Maximum character length 2"]);
+      expect(await rows(client, "select count(*)::int as n from account where code is not null")).toEqual([{ n: 0 }]);
     });
 
     it("takes enum values by their mapped names only", async () => {

@@ -37,6 +37,9 @@ describe("privileges gate the write API", () => {
       grant select on project to gate_reader, gate_editor;
       grant insert (title), update (title) on project to gate_editor;
       grant usage on all sequences in schema public to gate_editor;
+      create table memo(id serial primary key, title text, secret text default 'hidden');
+      grant select (id, title), insert (title), update (title) on memo to gate_editor;
+      grant usage on sequence memo_id_seq to gate_editor;
       create function touch_project() returns int language sql volatile as $$ select 1 $$;
       revoke execute on function touch_project() from public;
       grant execute on function touch_project() to gate_editor;
@@ -56,7 +59,7 @@ describe("privileges gate the write API", () => {
   it("exposes only the entry points the role holds privileges for", async () => {
     const answer = await resolve(editor, MUTATION_FIELDS);
     const names = answer.data.__schema.mutationType.fields.map((f: { name: string }) => f.name).sort();
-    expect(names).toEqual(["insertIntoProjectCollection", "touchProject", "updateProjectCollection"]);
+    expect(names).toEqual(["insertIntoMemoCollection", "insertIntoProjectCollection", "touchProject", "updateMemoCollection", "updateProjectCollection"]);
     expect(failure(await resolve(editor, `mutation { deleteFromProjectCollection(atMost: 10) { affectedCount } }`))[0]).toContain(
       "deleteFromProjectCollection",
     );
@@ -86,6 +89,15 @@ describe("privileges gate the write API", () => {
       { title: "first", secret: "s" },
       { title: "renamed", secret: null },
     ]);
+  });
+
+  it("returns records when the role may read only some columns", async () => {
+    const inserted = await resolve(editor, `mutation { insertIntoMemoCollection(objects: {title: "t"}) { affectedCount records { id title nodeId } } }`);
+    expect(inserted.errors).toBeUndefined();
+    expect(inserted.data.insertIntoMemoCollection.records[0]).toMatchObject({ id: 1, title: "t" });
+    const updated = await resolve(editor, `mutation { updateMemoCollection(set: {title: "u"}, filter: {title: {eq: "t"}}) { records { title } } }`);
+    expect(updated).toEqual({ data: { updateMemoCollection: { records: [{ title: "u" }] } } });
+    expect(await rows(admin, "select title, secret from memo")).toEqual([{ title: "u", secret: "hidden" }]);
   });
 
   it("leaves out mutating functions the role may not execute", async () => {
