@@ -30,7 +30,8 @@ export function planFilter(ctx: PlanContext, table: Table, value: Coerced, type:
       case "filterAnd":
       case "filterOr": {
         const parts = ((v as Coerced[] | null) ?? []).map((x) => planFilter(ctx, table, x, named)).filter((x): x is FilterPlan => x !== null);
-        items.push({ kind: res.kind === "filterAnd" ? "and" : "or", items: parts });
+        // An empty list constrains nothing, for `or` as for `and`.
+        if (parts.length > 0) items.push({ kind: res.kind === "filterAnd" ? "and" : "or", items: parts });
         break;
       }
       case "filterNot": {
