@@ -32,6 +32,14 @@ describe("hostile strings in mutation inputs", () => {
       comment on schema public is '@graphql({"inflect_names": true})';
       create table victim(id serial primary key, body text, meta jsonb, tags text[]);
       insert into victim(body) values ('keep me');
+      create table "we""ird; drop table victim; --"(
+        "id" serial primary key,
+        "col'); drop table victim; --" text,
+        "x""y" int default 7
+      );
+      comment on table "we""ird; drop table victim; --" is '@graphql({"name": "Weird"})';
+      comment on column "we""ird; drop table victim; --"."col'); drop table victim; --" is '@graphql({"name": "label"})';
+      comment on column "we""ird; drop table victim; --"."x""y" is '@graphql({"name": "xy"})';
       create function record_body(body text) returns text language sql volatile as $$
         insert into victim(body) values (body) returning body
       $$;
@@ -78,6 +86,29 @@ describe("hostile strings in mutation inputs", () => {
       expect(removed).toEqual({ data: { deleteFromVictimCollection: { records: [{ body: s + "!" }] } } });
     }
     expect(await rows(client, "select body from victim where id = 1")).toEqual([{ body: "keep me" }]);
+  });
+
+  it("writes to tables and columns whose names are hostile, through the one quoting function", async () => {
+    const inserted = await resolve(client, `mutation { insertIntoWeirdCollection(objects: [{label: "a"}, {label: "b", xy: 1}]) { affectedCount records { id label xy } } }`);
+    expect(inserted).toEqual({
+      data: {
+        insertIntoWeirdCollection: {
+          affectedCount: 2,
+          records: [
+            { id: 1, label: "a", xy: 7 },
+            { id: 2, label: "b", xy: 1 },
+          ],
+        },
+      },
+    });
+    const updated = await resolve(client, `mutation { updateWeirdCollection(set: {xy: 2}, filter: {label: {eq: "a"}}) { records { id xy } } }`);
+    expect(updated).toEqual({ data: { updateWeirdCollection: { records: [{ id: 1, xy: 2 }] } } });
+    const deleted = await resolve(client, `mutation { deleteFromWeirdCollection(filter: {xy: {eq: 1}}) { records { label } } }`);
+    expect(deleted).toEqual({ data: { deleteFromWeirdCollection: { records: [{ label: "b" }] } } });
+    expect(await rows(client, `select "col'); drop table victim; --" as label, "x""y" as xy from "we""ird; drop table victim; --"`)).toEqual([
+      { label: "a", xy: 2 },
+    ]);
+    expect(await rows(client, "select count(*)::int as n from victim where id = 1")).toEqual([{ n: 1 }]);
   });
 
   it("compiles to the same SQL text as a benign value, the value only among the parameters", async () => {
