@@ -149,38 +149,41 @@ static v8::MaybeLocal<v8::Value> OutputString(Env *env, Datum value, TypeInfo *t
 	return out;
 }
 
+// Reads (or re-reads after ALTER TYPE) the row type of a named composite into `ti`.
+static void RefreshRowType(TypeInfo *ti, Oid typid, int32 typmod) {
+	TypeCacheEntry *tce = lookup_type_cache(typid, TYPECACHE_TUPDESC);
+	if (tce->tupDesc == nullptr) elog(ERROR, "type %u is not composite", typid);
+	if (ti->tupdesc != nullptr && ti->tupdesc->tdtypeid == typid && ti->tupdesc_id == tce->tupDesc_identifier) return;
+	MemoryContext old = MemoryContextSwitchTo(ti->cxt);
+	ti->tupdesc = CreateTupleDescCopy(tce->tupDesc);
+	ti->tupdesc->tdtypeid = typid;
+	ti->tupdesc->tdtypmod = typmod;
+	MemoryContextSwitchTo(old);
+	ti->attrs = AttrTypeInfos(ti->tupdesc, ti->cxt);
+	ti->tupdesc_id = tce->tupDesc_identifier;
+}
+
 static v8::MaybeLocal<v8::Value> CompositeToJs(Env *env, Datum value, TypeInfo *ti) {
 	HeapTupleHeader th = nullptr;
 	TupleDesc desc = nullptr;
 	TypeInfo **attrs = nullptr;
-	bool cached = false;
 	if (!PgTry(env, [&] {
 		    th = DatumGetHeapTupleHeader(value);
 		    Oid typid = HeapTupleHeaderGetTypeId(th);
 		    int32 typmod = HeapTupleHeaderGetTypMod(th);
-		    if (ti->kind == TypeKind::Composite && ti->tupdesc != nullptr && ti->tupdesc->tdtypeid == typid &&
-		        ti->tupdesc->tdtypmod == typmod) {
-			    cached = true;
+		    if (typid != RECORDOID) {
+			    // Named row types are cached in the TypeInfo (which lives as long as its owner).
+			    RefreshRowType(ti, typid, typmod);
+			    desc = ti->tupdesc;
+			    attrs = ti->attrs;
 			    return;
 		    }
 		    TupleDesc d = lookup_rowtype_tupdesc(typid, typmod);
-		    if (ti->kind == TypeKind::Composite && typid != RECORDOID) {
-			    MemoryContext old = MemoryContextSwitchTo(ti->cxt);
-			    ti->tupdesc = CreateTupleDescCopy(d);
-			    MemoryContextSwitchTo(old);
-			    ti->attrs = AttrTypeInfos(ti->tupdesc, ti->cxt);
-			    cached = true;
-		    } else {
-			    desc = CreateTupleDescCopy(d);
-			    attrs = AttrTypeInfos(desc, CurrentMemoryContext);
-		    }
+		    desc = CreateTupleDescCopy(d);
+		    attrs = AttrTypeInfos(desc, CurrentMemoryContext);
 		    ReleaseTupleDesc(d);
 	    }))
 		return {};
-	if (cached) {
-		desc = ti->tupdesc;
-		attrs = ti->attrs;
-	}
 	HeapTupleData tuple;
 	tuple.t_len = HeapTupleHeaderGetDatumLength(th);
 	ItemPointerSetInvalid(&tuple.t_self);
@@ -387,14 +390,12 @@ bool ObjectToTuple(Env *env, v8::Local<v8::Value> value, TupleDesc desc, TypeInf
 }
 
 static bool CompositeToDatum(Env *env, v8::Local<v8::Value> value, TypeInfo *ti, Datum *out) {
-	if (ti->tupdesc == nullptr) {
+	// A result whose row type came from the call site (a column definition list) is used as is.
+	if (ti->tupdesc == nullptr || ti->tupdesc_id != 0) {
 		if (!PgTry(env, [&] {
-			    TupleDesc d = lookup_rowtype_tupdesc_domain(ti->typid, ti->typmod, false);
-			    MemoryContext old = MemoryContextSwitchTo(ti->cxt);
-			    ti->tupdesc = CreateTupleDescCopy(d);
-			    MemoryContextSwitchTo(old);
-			    ti->attrs = AttrTypeInfos(ti->tupdesc, ti->cxt);
-			    ReleaseTupleDesc(d);
+			    int32 mod = ti->typmod;
+			    Oid base = getBaseTypeAndTypmod(ti->typid, &mod);
+			    RefreshRowType(ti, base, mod);
 		    }))
 			return false;
 	}

@@ -340,7 +340,7 @@ void RunFunction(Env *env, FnInfo *info, FunctionCallInfo fcinfo, CallState *sta
 					if (cls == TYPEFUNC_COMPOSITE) {
 						ti = TypeInfoNew(desc->tdtypeid, desc->tdtypmod, CurrentMemoryContext);
 						ti->kind = TypeKind::Composite;
-						ti->tupdesc = desc;
+						ti->tupdesc = BlessTupleDesc(desc);
 						ti->attrs = AttrTypeInfos(desc, CurrentMemoryContext);
 					} else {
 						ti = TypeInfoNew(rt, -1, CurrentMemoryContext);

@@ -156,6 +156,7 @@ struct TypeInfo {
 	// composites
 	TupleDesc tupdesc;
 	TypeInfo **attrs;
+	uint64 tupdesc_id;  // typcache identifier of `tupdesc`: a changed row type is re-read
 	// typed arrays (plv8_*array domains)
 	Oid typed_elem;
 	bool domain;  // a domain over a built-in kind: checked after conversion
@@ -191,7 +192,8 @@ struct CallState {
 	// set-returning
 	Tuplestorestate *tuplestore;
 	TupleDesc tupdesc;
-	TypeInfo **attrs;    // composite result columns
+	TypeInfo **attrs;
+	uint64 tupdesc_id;  // typcache identifier of `tupdesc`: a changed row type is re-read    // composite result columns
 	TypeInfo *scalar;    // scalar result type
 	bool composite;
 	bool nonatomic;
