@@ -48,7 +48,10 @@ create table blog_post (
 create index blog_owner_id_idx on blog (owner_id);
 create index blog_post_blog_id_idx on blog_post (blog_id);
 create index blog_post_status_created_at_idx on blog_post (status, created_at desc);
-comment on schema public is '@graphql({"inflect_names": true})';
+-- pg_graphql's options: camelCase names, pages up to 100 rows (its default caps them at 30),
+-- and totalCount, which it offers only where a table opts in.
+comment on schema public is '@graphql({"inflect_names": true, "max_rows": 100})';
+comment on table blog_post is '@graphql({"totalCount": {"enabled": true}})';
 `;
 
 // Rows are pure functions of their id: the same scale always yields byte-identical tables.
