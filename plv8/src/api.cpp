@@ -1,12 +1,13 @@
 // API stage: the `plv8` object and level constants seen by JavaScript. Each database call runs
 // inside a subtransaction so that a caught SQL error leaves the transaction usable.
+#include <unordered_map>
+
 #include "plv8.h"
 
 extern "C" {
 #include "access/xact.h"
 #include "catalog/pg_proc.h"
 #include "commands/proclang.h"
-#include "nodes/params.h"
 #include "parser/parse_param.h"
 #include "parser/parse_type.h"
 #include "utils/acl.h"
@@ -106,19 +107,6 @@ std::vector<v8::Local<v8::Value>> ParamValues(const Args &args, int first, bool 
 	return out;
 }
 
-// Parameters as a ParamListInfo: plans parsed with variable parameters carry no types of
-// their own, so the values must bring them.
-ParamListInfo MakeParams(int n, TypeInfo **types, Datum *values, const char *nulls) {
-	ParamListInfo pl = makeParamList(n);
-	for (int i = 0; i < n; i++) {
-		pl->params[i].value = values[i];
-		pl->params[i].isnull = nulls[i] == 'n';
-		pl->params[i].pflags = PARAM_FLAG_CONST;
-		pl->params[i].ptype = types[i]->typid;
-	}
-	return pl;
-}
-
 bool ConvertParams(Env *env, const std::vector<v8::Local<v8::Value>> &vals, TypeInfo **types, Datum *values,
                    char *nulls) {
 	for (size_t i = 0; i < vals.size(); i++) {
@@ -131,12 +119,42 @@ bool ConvertParams(Env *env, const std::vector<v8::Local<v8::Value>> &vals, Type
 
 // --- results --------------------------------------------------------------
 
-v8::MaybeLocal<v8::Value> RowsToJs(Env *env, SPITupleTable *tt, uint64 n) {
+// Conversion info of a plan's result columns, kept with the plan and rebuilt only when the
+// result's column types change.
+struct ResultTypes {
+	int natts;
+	Oid *typids;
+	TypeInfo **attrs;
+	MemoryContext cxt;
+};
+
+TypeInfo **ResultAttrs(TupleDesc desc, ResultTypes *rt) {
+	if (rt == nullptr) return AttrTypeInfos(desc, CurrentMemoryContext);
+	bool same = rt->attrs != nullptr && rt->natts == desc->natts;
+	for (int i = 0; same && i < desc->natts; i++) {
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		same = rt->typids[i] == (att->attisdropped ? InvalidOid : att->atttypid);
+	}
+	if (same) return rt->attrs;
+	if (rt->cxt == nullptr) rt->cxt = AllocSetContextCreate(TopMemoryContext, "plv8 result types", ALLOCSET_SMALL_SIZES);
+	else MemoryContextReset(rt->cxt);
+	rt->attrs = nullptr;
+	rt->natts = desc->natts;
+	rt->typids = static_cast<Oid *>(MemoryContextAllocZero(rt->cxt, sizeof(Oid) * (desc->natts + 1)));
+	for (int i = 0; i < desc->natts; i++) {
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		rt->typids[i] = att->attisdropped ? InvalidOid : att->atttypid;
+	}
+	rt->attrs = AttrTypeInfos(desc, rt->cxt);
+	return rt->attrs;
+}
+
+v8::MaybeLocal<v8::Value> RowsToJs(Env *env, SPITupleTable *tt, uint64 n, ResultTypes *rt = nullptr) {
 	v8::Isolate *isolate = env->isolate;
 	v8::Local<v8::Context> cx = isolate->GetCurrentContext();
 	TupleDesc desc = tt->tupdesc;
 	TypeInfo **attrs = nullptr;
-	if (!PgTry(env, [&] { attrs = AttrTypeInfos(desc, CurrentMemoryContext); })) return {};
+	if (!PgTry(env, [&] { attrs = ResultAttrs(desc, rt); })) return {};
 	std::vector<v8::Local<v8::String>> names(desc->natts);
 	for (int i = 0; i < desc->natts; i++) names[i] = NewString(isolate, NameStr(TupleDescAttr(desc, i)->attname));
 	v8::Local<v8::Array> rows = v8::Array::New(isolate, (int)n);
@@ -148,13 +166,72 @@ v8::MaybeLocal<v8::Value> RowsToJs(Env *env, SPITupleTable *tt, uint64 n) {
 	return rows;
 }
 
-v8::MaybeLocal<v8::Value> SpiResult(Env *env, int rc, SPITupleTable *tt, uint64 n) {
+v8::MaybeLocal<v8::Value> SpiResult(Env *env, int rc, SPITupleTable *tt, uint64 n, ResultTypes *rt = nullptr) {
 	if (rc < 0) {
 		ThrowJsError(env->isolate, SPI_result_code_string(rc));
 		return {};
 	}
-	if (tt != nullptr) return RowsToJs(env, tt, n);
+	if (tt != nullptr) return RowsToJs(env, tt, n, rt);
 	return v8::Number::New(env->isolate, (double)n);
+}
+
+// --- cached plans of plv8.execute ---------------------------------------------
+// plv8.execute(sql, params) is called with the same texts over and over (a resolver runs the
+// same statements on every request), so their plans are kept, keyed by the SQL text. The
+// plan cache of PostgreSQL revalidates them after DDL or a search_path change.
+
+struct ExecPlan {
+	SPIPlanPtr plan;
+	int nargs;
+	TypeInfo **types;
+	MemoryContext cxt;
+	ResultTypes result;
+	int busy;  // executions in progress; a busy plan is never evicted
+};
+
+const size_t kExecPlanCacheSize = 256;
+std::unordered_map<std::string, ExecPlan *> &exec_plans = *new std::unordered_map<std::string, ExecPlan *>();
+
+void EvictExecPlans() {
+	for (auto it = exec_plans.begin(); it != exec_plans.end();) {
+		ExecPlan *ep = it->second;
+		if (ep->busy > 0) {
+			++it;
+			continue;
+		}
+		SPI_freeplan(ep->plan);
+		if (ep->result.cxt != nullptr) MemoryContextDelete(ep->result.cxt);
+		MemoryContextDelete(ep->cxt);
+		it = exec_plans.erase(it);
+	}
+}
+
+// Prepares `sql` with parameter types deduced from the statement, once. May raise errors.
+ExecPlan *GetExecPlan(const std::string &sql, int nvals) {
+	auto it = exec_plans.find(sql);
+	if (it != exec_plans.end()) return it->second;
+	VarParams vp = {nullptr, 0};
+	SPIPlanPtr probe = SPI_prepare_params(sql.c_str(), VarParamSetup, &vp, 0);
+	if (probe == nullptr) elog(ERROR, "SPI_prepare_params failed: %s", SPI_result_code_string(SPI_result));
+	int n = vp.n;
+	Oid *types = static_cast<Oid *>(palloc0(sizeof(Oid) * (n + 1)));
+	for (int i = 0; i < n; i++)
+		types[i] = vp.types[i] == InvalidOid || vp.types[i] == UNKNOWNOID ? TEXTOID : vp.types[i];
+	SPI_freeplan(probe);
+	if (n != nvals) return nullptr;  // the caller reports the mismatch
+	SPIPlanPtr plan = SPI_prepare(sql.c_str(), n, types);
+	if (plan == nullptr) elog(ERROR, "SPI_prepare failed: %s", SPI_result_code_string(SPI_result));
+	SPI_keepplan(plan);
+	if (exec_plans.size() >= kExecPlanCacheSize) EvictExecPlans();
+	MemoryContext cxt = AllocSetContextCreate(TopMemoryContext, "plv8 execute plan", ALLOCSET_SMALL_SIZES);
+	ExecPlan *ep = static_cast<ExecPlan *>(MemoryContextAllocZero(cxt, sizeof(ExecPlan)));
+	ep->plan = plan;
+	ep->nargs = n;
+	ep->cxt = cxt;
+	ep->types = static_cast<TypeInfo **>(MemoryContextAllocZero(cxt, sizeof(TypeInfo *) * (n + 1)));
+	for (int i = 0; i < n; i++) ep->types[i] = TypeInfoNew(types[i], -1, cxt);
+	exec_plans[sql] = ep;
+	return ep;
 }
 
 // --- plv8.execute -----------------------------------------------------------
@@ -171,37 +248,29 @@ bool ExecuteIn(Env *env, const char *sql, const std::vector<v8::Local<v8::Value>
 		    }))
 			return false;
 	} else {
-		VarParams vp = {nullptr, 0};
-		SPIPlanPtr plan = nullptr;
-		if (!PgTry(env, [&] {
-			    vp.types = static_cast<Oid *>(palloc0(sizeof(Oid) * vals.size()));
-			    vp.n = (int)vals.size();
-			    plan = SPI_prepare_params(sql, VarParamSetup, &vp, 0);
-			    if (plan == nullptr) elog(ERROR, "SPI_prepare_params failed: %s", SPI_result_code_string(SPI_result));
-		    }))
-			return false;
-		if (vp.n != (int)vals.size()) {
+		ExecPlan *ep = nullptr;
+		const std::string text(sql);
+		if (!PgTry(env, [&] { ep = GetExecPlan(text, (int)vals.size()); })) return false;
+		if (ep == nullptr) {
 			ThrowJsError(env->isolate, "parameter numbers mismatch");
 			return false;
 		}
-		TypeInfo **types = static_cast<TypeInfo **>(palloc(sizeof(TypeInfo *) * vp.n));
-		if (!PgTry(env, [&] {
-			    for (int i = 0; i < vp.n; i++) {
-				    Oid t = vp.types[i] == InvalidOid || vp.types[i] == UNKNOWNOID ? TEXTOID : vp.types[i];
-				    types[i] = TypeInfoNew(t, -1, CurrentMemoryContext);
-			    }
-		    }))
-			return false;
-		Datum *values = static_cast<Datum *>(palloc(sizeof(Datum) * vp.n));
-		char *nulls = static_cast<char *>(palloc(vp.n + 1));
-		if (!ConvertParams(env, vals, types, values, nulls)) return false;
-		if (!PgTry(env, [&] {
-			    rc = SPI_execute_plan_with_paramlist(plan, MakeParams(vp.n, types, values, nulls), false, 0);
-			    tt = SPI_tuptable;
-			    n = SPI_processed;
-			    SPI_freeplan(plan);
-		    }))
-			return false;
+		Datum *values = static_cast<Datum *>(palloc(sizeof(Datum) * ep->nargs));
+		char *nulls = static_cast<char *>(palloc(ep->nargs + 1));
+		if (!ConvertParams(env, vals, ep->types, values, nulls)) return false;
+		ep->busy++;
+		bool ran = PgTry(env, [&] {
+			rc = SPI_execute_plan(ep->plan, values, nulls, false, 0);
+			tt = SPI_tuptable;
+			n = SPI_processed;
+		});
+		v8::Local<v8::Value> out;
+		bool ok = ran && SpiResult(env, rc, tt, n, &ep->result).ToLocal(&out);
+		ep->busy--;
+		if (tt != nullptr) PgTry(env, [&] { SPI_freetuptable(tt); }, true);
+		if (!ok) return false;
+		*result = out;
+		return true;
 	}
 	v8::Local<v8::Value> out;
 	bool ok = SpiResult(env, rc, tt, n).ToLocal(&out);
@@ -241,10 +310,11 @@ struct Plan {
 	int nargs;
 	MemoryContext cxt;
 	TypeInfo **types;
+	ResultTypes result;
 };
 
 // What a freed plan points to: PLV8 reports such a plan as expecting -1 arguments.
-Plan freed_plan = {nullptr, -1, nullptr, nullptr};
+Plan freed_plan = {nullptr, -1, nullptr, nullptr, {0, nullptr, nullptr, nullptr}};
 
 Plan *PlanOf(const Args &args) {
 	v8::Local<v8::Object> self = args.This();
@@ -363,7 +433,7 @@ void PlanExecute(const Args &args) {
 		n = SPI_processed;
 	});
 	v8::Local<v8::Value> result;
-	if (ok) ok = SpiResult(env, rc, tt, n).ToLocal(&result);
+	if (ok) ok = SpiResult(env, rc, tt, n, &plan->result).ToLocal(&result);
 	if (tt != nullptr) PgTry(env, [&] { SPI_freetuptable(tt); }, true);
 	if (ok) {
 		if (CommitSub(env, &sx)) args.GetReturnValue().Set(result);
@@ -379,6 +449,7 @@ void PlanFree(const Args &args) {
 	args.This()->SetAlignedPointerInInternalField(0, nullptr);
 	SPIPlanPtr p = plan->plan;
 	MemoryContextDelete(plan->cxt);
+	if (plan->result.cxt != nullptr) MemoryContextDelete(plan->result.cxt);
 	pfree(plan);
 	PgTry(env, [&] { SPI_freeplan(p); });
 }
