@@ -60,16 +60,16 @@ comment on table blog_post is '@graphql({"totalCount": {"enabled": true}})';
 const fillSql = [
   `insert into account (id, email, name, created_at)
      select i, 'user' || i || '@example.com', 'User ' || i,
-            timestamptz '2024-01-01 00:00:00+00' + ((i * 7919) % $1) * interval '1 minute'
+            timestamptz '2024-01-01 00:00:00+00' + ((i::bigint * 7919) % $1) * interval '1 minute'
        from generate_series(1, $1::int) as i`,
   `insert into blog (id, owner_id, title, created_at)
      select i, ((i - 1) % $2) + 1, 'Blog ' || i,
-            timestamptz '2024-01-01 00:00:00+00' + ((i * 7919) % $1) * interval '1 minute'
+            timestamptz '2024-01-01 00:00:00+00' + ((i::bigint * 7919) % $1) * interval '1 minute'
        from generate_series(1, $1::int) as i`,
   `insert into blog_post (id, blog_id, title, body, status, created_at)
      select i, ((i - 1) % $2) + 1, 'Post ' || i, repeat('lorem ipsum ', 1 + i % 8),
             (case when (i * 7) % 10 < 6 then 'published' when (i * 7) % 10 < 8 then 'draft' else 'archived' end)::post_status,
-            timestamptz '2024-01-01 00:00:00+00' + ((i * 7919) % $1) * interval '1 minute'
+            timestamptz '2024-01-01 00:00:00+00' + ((i::bigint * 7919) % $1) * interval '1 minute'
        from generate_series(1, $1::int) as i`,
 ];
 

@@ -3,7 +3,7 @@
 // throughput.png in bench/report/ (and a copy under bench/.out/), the table on stdout, and a
 // non-zero exit when any engine's answer differs from the hand-written SQL's.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import pg from "pg";
 import { installStatementStats, statementsPerRequest } from "./backendStats";
 import { canonicalFromGraphql, canonicalValue, firstDifference, sameAnswer, type Json } from "./canonical";
@@ -285,17 +285,22 @@ async function main(): Promise<number> {
       notes.push("Other work kept the machine busy during this run (see the load average): figures are lower and noisier than on an idle machine.");
     }
 
-    const reportDir = join(benchDir, "report");
+    // Only a complete run (every engine and query, default knobs for which ones) becomes the
+    // published report; partial runs stay under .out/.
+    const complete = !wantedEngines && !wantedQueries;
+    const reportDir = complete ? join(benchDir, "report") : outDir;
     mkdirSync(reportDir, { recursive: true });
     const plotted = renderPlot(report, workDir, join(outDir, "throughput.png"));
     // results.md sits beside the plot; the README one folder up.
     const markdown = renderMarkdown(report, plotted ? "throughput.png" : undefined);
     writeFileSync(join(outDir, "results.md"), markdown);
-    writeFileSync(join(reportDir, "results.md"), markdown);
-    if (plotted) copyFileSync(join(outDir, "throughput.png"), join(reportDir, "throughput.png"));
-    updateReadme(join(benchDir, "README.md"), renderMarkdown(report, plotted ? "report/throughput.png" : undefined));
+    if (complete) {
+      writeFileSync(join(reportDir, "results.md"), markdown);
+      if (plotted) copyFileSync(join(outDir, "throughput.png"), join(reportDir, "throughput.png"));
+      updateReadme(join(benchDir, "README.md"), renderMarkdown(report, plotted ? "report/throughput.png" : undefined));
+    }
     process.stdout.write(`${markdown}\n`);
-    log(`written: ${join("bench", "report", "results.md")}${plotted ? " and throughput.png" : ""}`);
+    log(`written: ${relative(repoDir, join(reportDir, "results.md"))}${plotted ? " and throughput.png" : ""}`);
   } finally {
     await closeClient(user);
     await closeClient(admin);
