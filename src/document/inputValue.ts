@@ -11,6 +11,7 @@ export type InputValue =
   | number
   | string
   | EnumLiteral
+  | LargeIntLiteral
   | readonly InputValue[]
   | { readonly [key: string]: InputValue };
 
@@ -21,8 +22,16 @@ export class EnumLiteral {
   constructor(readonly name: string) {}
 }
 
+/**
+ * An integer literal past 2^53, kept as written: a JS number would silently lose digits of a
+ * BigInt value. Only types that take such integers accept it.
+ */
+export class LargeIntLiteral {
+  constructor(readonly text: string) {}
+}
+
 export function isInputObject(v: InputValue): v is { readonly [key: string]: InputValue } {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof EnumLiteral);
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof EnumLiteral) && !(v instanceof LargeIntLiteral);
 }
 
 export class VariableScope {
@@ -47,7 +56,10 @@ export class VariableScope {
     switch (node.kind) {
       case Kind.VARIABLE:
         return this.variable(node.name.value);
-      case Kind.INT:
+      case Kind.INT: {
+        const n = Number(node.value);
+        return Number.isSafeInteger(n) ? n : new LargeIntLiteral(node.value);
+      }
       case Kind.FLOAT:
         return Number(node.value);
       case Kind.STRING:

@@ -9,7 +9,7 @@ import {
   GraphQLScalarType,
   type GraphQLInputType,
 } from "graphql";
-import { EnumLiteral, isInputObject, type InputValue } from "../document/inputValue";
+import { EnumLiteral, isInputObject, LargeIntLiteral, type InputValue } from "../document/inputValue";
 import { UserError } from "../document/UserError";
 
 /** A checked value: enum values are their GraphQL names, lists are arrays, objects are records. */
@@ -58,6 +58,7 @@ export function coerceInput(value: InputValue, type: GraphQLInputType): Coerced 
 }
 
 function coerceScalar(value: InputValue, name: string): Coerced {
+  if (value instanceof LargeIntLiteral) return coerceLargeInt(value, name);
   switch (name) {
     case "Int":
       if (typeof value === "number" && Number.isInteger(value) && value >= INT_MIN && value <= INT_MAX) return value;
@@ -83,6 +84,21 @@ function coerceScalar(value: InputValue, name: string): Coerced {
       // String, ID, UUID, Date, Time, Datetime, Cursor, Opaque: text on the wire.
       if (typeof value === "string") return value;
       if (name === "Opaque" && (typeof value === "number" || typeof value === "boolean")) return String(value);
+      throw invalid(name);
+  }
+}
+
+/** An integer literal too large for a JS number, checked as the number it stands for. */
+function coerceLargeInt(value: LargeIntLiteral, name: string): Coerced {
+  switch (name) {
+    case "BigInt":
+    case "Opaque":
+      return value.text;
+    case "Float":
+      return Number(value.text);
+    case "BigFloat":
+      throw new UserError("Invalid input for BigFloat type. String required");
+    default:
       throw invalid(name);
   }
 }

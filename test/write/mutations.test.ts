@@ -231,6 +231,10 @@ describe("mutations", () => {
       expect(await insert(`{email: "q@x.com", points: "12"}`)).toEqual({ data: { insertIntoAccountCollection: { affectedCount: 1 } } });
       expect(await insert(`{email: "r@x.com", points: 12}`)).toEqual({ data: { insertIntoAccountCollection: { affectedCount: 1 } } });
       expect(failure(await insert(`{email: "s@x.com", points: "12abc"}`))).toEqual(["Invalid input for BigInt type"]);
+      // A literal past 2^53 keeps every digit.
+      expect(await insert(`{email: "t@x.com", points: 9007199254740993}`)).toEqual({ data: { insertIntoAccountCollection: { affectedCount: 1 } } });
+      expect(await rows(client, "select points::text from account where email = 't@x.com'")).toEqual([{ points: "9007199254740993" }]);
+      expect(failure(await insert(`{email: 90071992547409930}`))).toEqual(["Invalid input for String type"]);
     });
 
     it("takes JSON as a string holding JSON", async () => {
