@@ -37,9 +37,10 @@ describe("plv8.memory_limit", () => {
       expect(err.message).toMatch(/memory limit/);
       expect(await backendPid(client)).toBe(pid);
       // A fresh isolate: globals of the disposed one are gone, and it works.
-      const { rows } = await client.query(
-        "create function pg_temp.probe() returns text as $$ return typeof globalThis.before + ':' + [1, 2, 3].map(x => x * 2).join(','); $$ language plv8; select pg_temp.probe() as v",
-      ).then(() => client.query("select pg_temp.probe() as v"));
+      await client.query(
+        "create function pg_temp.probe() returns text as $$ return typeof globalThis.before + ':' + [1, 2, 3].map(x => x * 2).join(','); $$ language plv8",
+      );
+      const { rows } = await client.query("select pg_temp.probe() as v");
       expect(rows[0].v).toBe("undefined:2,4,6");
       await client.end();
     });
