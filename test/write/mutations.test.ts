@@ -187,6 +187,15 @@ describe("mutations", () => {
         { owner_id: 2, title: "one" },
         { owner_id: 2, title: "two" },
       ]);
+      // The same request with other values re-binds the cached statement to them.
+      const copy = `mutation($from: Int!, $to: Int!) { copyBlogs(fromOwner: $from, toOwner: $to) { totalCount edges { node { ownerId title } } } }`;
+      expect((await resolve(client, copy, { from: 1, to: 3 })).data.copyBlogs.totalCount).toBe(2);
+      const more = await resolve(client, copy, { from: 3, to: 1 });
+      expect(more.data.copyBlogs).toEqual({
+        totalCount: 3,
+        edges: [{ node: { ownerId: 1, title: "new" } }, { node: { ownerId: 1, title: "one" } }, { node: { ownerId: 1, title: "two" } }],
+      });
+      expect(await rows(client, "select count(*)::int as n from blog")).toEqual([{ n: 11 }]);
     });
 
     it("run in request order with the other mutation fields", async () => {
