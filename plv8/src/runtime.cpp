@@ -195,22 +195,35 @@ Env *CreateEnv(Oid user) {
 	isolate->AddNearHeapLimitCallback(NearHeapLimit, env);
 	isolate->SetOOMErrorHandler(OomHandler);
 
-	v8::Isolate::Scope iscope(isolate);
-	v8::HandleScope hscope(isolate);
-	v8::Local<v8::ObjectTemplate> global = v8::ObjectTemplate::New(isolate);
-	v8::Local<v8::Context> context = v8::Context::New(isolate, nullptr, global);
-	env->context.Reset(isolate, context);
-	v8::Context::Scope cscope(context);
-	InstallGlobals(env, context);
-	envs[user] = env;
+	bool stopped;
+	{
+		v8::Isolate::Scope iscope(isolate);
+		v8::HandleScope hscope(isolate);
+		v8::Local<v8::ObjectTemplate> global = v8::ObjectTemplate::New(isolate);
+		v8::Local<v8::Context> context = v8::Context::New(isolate, nullptr, global);
+		env->context.Reset(isolate, context);
+		v8::Context::Scope cscope(context);
+		InstallGlobals(env, context);
+		envs[user] = env;
 
-	EnterJs(env);
-	v8::TryCatch tc(isolate);
-	RunStartProc(env, context);
-	bool terminated = tc.HasTerminated() || isolate->IsExecutionTerminating();
-	// A start procedure that was interrupted leaves the interrupt for the caller to see at
-	// its next CHECK_FOR_INTERRUPTS(); its own errors do not stop the environment.
-	(void)LeaveJs(env, terminated);
+		EnterJs(env);
+		v8::TryCatch tc(isolate);
+		RunStartProc(env, context);
+		bool terminated = tc.HasTerminated() || isolate->IsExecutionTerminating();
+		if (tc.HasCaught() && !terminated) {
+			// A failing start procedure does not stop the environment; PLV8 goes on as well.
+			bool ok;
+			std::string text = ToStdString(isolate, tc.Exception(), &ok);
+			PgTry(env, [&] { ereport(WARNING, (errmsg("plv8.start_proc failed: %s", text.c_str()))); });
+		}
+		stopped = LeaveJs(env, terminated);
+	}
+	// An interrupt or the memory limit hit while the start procedure ran ends the statement;
+	// the half-started environment goes, so the next call runs the start procedure again.
+	if (stopped) {
+		env->doomed = true;
+		RaiseTermination(env);
+	}
 	return env;
 }
 

@@ -31,6 +31,23 @@ describe("plv8 utilities and settings", () => {
     await client.end();
   });
 
+  it("stops a runaway start_proc with 57014 and runs it again on the next call", async () => {
+    const client = await db.connect();
+    await client.query(`
+      create function runaway_init() returns void as $$ if (!plv8.execute("select current_setting('app.ready', true) as r")[0].r) for (;;) {} $$ language plv8;
+      create function probe_init() returns text as $$ return 'ran'; $$ language plv8;
+    `);
+    await client.query("set plv8.start_proc = 'runaway_init'");
+    await client.query("select plv8_reset()");
+    await client.query("set statement_timeout = '200ms'");
+    const err = await pgError(client.query("select probe_init()"));
+    expect(err.code).toBe("57014");
+    await client.query("reset statement_timeout");
+    await client.query("set app.ready = 'yes'");
+    expect((await client.query("select probe_init() as v")).rows[0].v).toBe("ran");
+    await client.end();
+  });
+
   it("plv8_reset() drops the current user's globals", async () => {
     const client = await db.connect();
     await client.query("do $$ globalThis.kept = 1 $$ language plv8");
