@@ -1,6 +1,6 @@
 # pg_graphql: build, install and test both extensions (plv8, the language handler, and
 # pg_graphql) against the PostgreSQL that `pg_config` names.
-.PHONY: all deps build build-extension build-handler build-server install test demo bench conformance clean
+.PHONY: all deps build build-extension build-handler build-server install test demo screenshot bench conformance clean
 
 PG_CONFIG ?= pg_config
 EXTDIR = $(shell $(PG_CONFIG) --sharedir)/extension
@@ -30,6 +30,10 @@ test: install
 
 demo: install
 	node server/bin.js demo
+
+# Rewrites docs/graphiql.png (tracked), so it is not part of the tests.
+screenshot: install
+	node server/dist/screenshot.mjs
 
 bench: install
 	$(MAKE) -C bench
