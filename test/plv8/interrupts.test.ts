@@ -60,4 +60,24 @@ describe("interrupts stop running JavaScript", () => {
       await observer.end();
     });
   }
+
+  it("pg_terminate_backend ends a backend running a tight loop cleanly", async () => {
+    const client = await db.connect();
+    const observer = await db.connect();
+    const pid = await backendPid(client);
+    const running = pgError(client.query(tightLoop));
+    await waitUntilRunning(observer, pid, "/*tight*/");
+    await observer.query("select pg_terminate_backend($1)", [pid]);
+    const err = await running;
+    expect(err.code).toBe("57P01");
+    // The server reaps it as a normal exit; a crash would fail the run in the harness.
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await observer.query("select 1 from pg_stat_activity where pid = $1", [pid]);
+      if (rows.length === 0) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const { rows } = await observer.query("select count(*)::int as n from pg_stat_activity where pid = $1", [pid]);
+    expect(rows[0].n).toBe(0);
+    await observer.end();
+  });
 });
