@@ -27,7 +27,9 @@ const defaultSettings: Record<string, string> = {
   synchronous_commit: "off",
   full_page_writes: "off",
   max_connections: "200",
-  shared_preload_libraries: "'pg_stat_statements'",
+  // plv8 preloaded as a production server would have it: its _PG_init runs in the postmaster,
+  // which must not start V8 (each backend starts its own on first use).
+  shared_preload_libraries: "'pg_stat_statements,plv8'",
   "pg_stat_statements.track": "all",
   log_min_messages: "warning",
   timezone: "'UTC'",
