@@ -7,7 +7,7 @@ const alice = "00000000-0000-4000-8000-0000000000a1";
 const bob = "00000000-0000-4000-8000-0000000000b0";
 
 const schema = `
-  comment on schema public is e'@graphql({"introspection": true})';
+  comment on schema public is e'@graphql({"inflect_names": true, "introspection": true})';
   create table public.note (
     id serial primary key,
     owner uuid not null default auth.uid(),
