@@ -346,7 +346,9 @@ void RaiseTermination(Env *env) {
 		DisposeEnv(env);
 	}
 	if (pending_error != nullptr) {
-		ErrorData *e = pending_error;
+		// Raised from the statement's memory, so that nothing stays behind in TopMemoryContext.
+		ErrorData *e = CopyErrorDataTo(pending_error, CurrentMemoryContext);
+		FreeErrorData(pending_error);
 		pending_error = nullptr;
 		ReThrowError(e);
 	}
