@@ -11,7 +11,7 @@ packages=(
   # runtime libraries of Debian's libnode108 (the V8 the handler links with)
   libicu72 libuv1 libc-ares2 libbrotli1 libnghttp2-14
   # the browser test of the GraphiQL page
-  chromium
+  chromium fonts-liberation
 )
 
 missing=()
