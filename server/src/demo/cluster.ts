@@ -32,7 +32,8 @@ export function startCluster(port = 5432): Cluster {
   const cluster = { root, socketDir: root, port, dataDir, bindir };
   try {
     run(join(bindir, "initdb"), ["-D", dataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-locale", "--nosync"]);
-    const settings = `-c listen_addresses='' -c unix_socket_directories='${root}' -c port=${port} -c fsync=off`;
+    // plv8 preloaded: new pooled connections then skip loading libnode on their first request.
+    const settings = `-c listen_addresses='' -c unix_socket_directories='${root}' -c port=${port} -c fsync=off -c shared_preload_libraries=plv8`;
     run(join(bindir, "pg_ctl"), ["-D", dataDir, "-l", join(root, "server.log"), "-w", "-t", "60", "-o", settings, "start"]);
   } catch (e) {
     rmSync(root, { recursive: true, force: true });
