@@ -42,45 +42,50 @@ export function directiveJson(comment: string | null): JsonObject {
   return value as JsonObject;
 }
 
-function optionalString(obj: JsonObject, key: string): string | undefined {
+/**
+ * The value at `key` when `valid` accepts it, undefined when it is absent or null; anything else
+ * is a load error saying what the key must hold.
+ */
+function optional<T extends Json>(obj: JsonObject, key: string, must: string, valid: (v: Json) => v is T): T | undefined {
   const v = obj[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== "string") throw new DirectiveError(`${LOAD_ERROR_PREFIX} "${key}" must be a string`);
+  if (!valid(v)) throw new DirectiveError(`${LOAD_ERROR_PREFIX} "${key}" must ${must}`);
   return v;
+}
+
+function isObject(v: Json): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function optionalString(obj: JsonObject, key: string): string | undefined {
+  return optional(obj, key, "be a string", (v): v is string => typeof v === "string");
 }
 
 function optionalBoolean(obj: JsonObject, key: string): boolean | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "boolean") throw new DirectiveError(`${LOAD_ERROR_PREFIX} "${key}" must be a boolean`);
-  return v;
+  return optional(obj, key, "be a boolean", (v): v is boolean => typeof v === "boolean");
 }
 
 function optionalPositiveInt(obj: JsonObject, key: string): number | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 0) {
-    throw new DirectiveError(`${LOAD_ERROR_PREFIX} "${key}" must be a positive integer`);
-  }
-  return v;
+  return optional(
+    obj,
+    key,
+    "be a positive integer",
+    (v): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0,
+  );
 }
 
 function stringList(obj: JsonObject, key: string): string[] | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) {
-    throw new DirectiveError(`${LOAD_ERROR_PREFIX} "${key}" must be a list of strings`);
-  }
-  return v as string[];
+  return optional(
+    obj,
+    key,
+    "be a list of strings",
+    (v): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string"),
+  );
 }
 
 function enabledFlag(obj: JsonObject, key: string): { enabled: boolean } | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "object" || Array.isArray(v)) {
-    throw new DirectiveError(`${LOAD_ERROR_PREFIX} "${key}" must be an object`);
-  }
-  return { enabled: optionalBoolean(v, "enabled") ?? false };
+  const v = optional(obj, key, "be an object", isObject);
+  return v === undefined ? undefined : { enabled: optionalBoolean(v, "enabled") ?? false };
 }
 
 /** Drops keys whose value is undefined so directive objects stay minimal and comparable. */
@@ -108,14 +113,12 @@ export function nameDirectives(comment: string | null): NameDirectives {
 
 export function enumDirectives(comment: string | null): EnumDirectives {
   const d = directiveJson(comment);
-  const raw = d["mappings"];
-  let mappings: Record<string, string> | undefined;
-  if (raw !== undefined && raw !== null) {
-    if (typeof raw !== "object" || Array.isArray(raw) || !Object.values(raw).every((x) => typeof x === "string")) {
-      throw new DirectiveError(`${LOAD_ERROR_PREFIX} "mappings" must map strings to strings`);
-    }
-    mappings = raw as Record<string, string>;
-  }
+  const mappings = optional(
+    d,
+    "mappings",
+    "map strings to strings",
+    (v): v is Record<string, string> => isObject(v) && Object.values(v).every((x) => typeof x === "string"),
+  );
   return compact({ name: optionalString(d, "name"), mappings });
 }
 
@@ -126,33 +129,27 @@ export function foreignKeyNameDirectives(comment: string | null): { localName?: 
 
 export function tableDirectives(comment: string | null): TableDirectives {
   const d = directiveJson(comment);
-  let foreignKeys: ForeignKeyDirective[] | undefined;
-  const rawKeys = d["foreign_keys"];
-  if (rawKeys !== undefined && rawKeys !== null) {
-    if (!Array.isArray(rawKeys)) throw new DirectiveError(`${LOAD_ERROR_PREFIX} "foreign_keys" must be a list`);
-    foreignKeys = rawKeys.map((k) => {
-      if (k === null || typeof k !== "object" || Array.isArray(k)) {
-        throw new DirectiveError(`${LOAD_ERROR_PREFIX} each of "foreign_keys" must be an object`);
-      }
-      const localColumns = stringList(k, "local_columns");
-      const foreignColumns = stringList(k, "foreign_columns");
-      const foreignSchema = optionalString(k, "foreign_schema");
-      const foreignTable = optionalString(k, "foreign_table");
-      if (!localColumns || !foreignColumns || foreignSchema === undefined || foreignTable === undefined) {
-        throw new DirectiveError(
-          `${LOAD_ERROR_PREFIX} a foreign key needs local_columns, foreign_schema, foreign_table and foreign_columns`,
-        );
-      }
-      return compact({
-        localName: optionalString(k, "local_name"),
-        localColumns,
-        foreignName: optionalString(k, "foreign_name"),
-        foreignSchema,
-        foreignTable,
-        foreignColumns,
-      });
+  const keys = optional(d, "foreign_keys", "be a list", (v): v is Json[] => Array.isArray(v));
+  const foreignKeys = keys?.map((k): ForeignKeyDirective => {
+    if (!isObject(k)) throw new DirectiveError(`${LOAD_ERROR_PREFIX} each of "foreign_keys" must be an object`);
+    const localColumns = stringList(k, "local_columns");
+    const foreignColumns = stringList(k, "foreign_columns");
+    const foreignSchema = optionalString(k, "foreign_schema");
+    const foreignTable = optionalString(k, "foreign_table");
+    if (!localColumns || !foreignColumns || foreignSchema === undefined || foreignTable === undefined) {
+      throw new DirectiveError(
+        `${LOAD_ERROR_PREFIX} a foreign key needs local_columns, foreign_schema, foreign_table and foreign_columns`,
+      );
+    }
+    return compact({
+      localName: optionalString(k, "local_name"),
+      localColumns,
+      foreignName: optionalString(k, "foreign_name"),
+      foreignSchema,
+      foreignTable,
+      foreignColumns,
     });
-  }
+  });
   return compact({
     name: optionalString(d, "name"),
     description: optionalString(d, "description"),
