@@ -12,19 +12,18 @@ import {
   type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
-  type GraphQLInputType,
   type GraphQLNamedType,
-  type GraphQLOutputType,
 } from "graphql";
-import type { Catalog, ForeignKey, PgType, SchemaDirectives, Table } from "../catalog/model";
+import type { Catalog, PgType, SchemaDirectives, Table } from "../catalog/model";
 import { DEFAULT_MAX_ROWS } from "../catalog/directives";
 import type { ApiSchema } from "./apiSchema";
 import { computedFunctions, exposedFunctions, takesRow, type ExposedFunction } from "./functionFields";
 import { Inflector, isValidName } from "./inflection";
+import { collectRelations } from "./relations";
 import type { Relation, Resolution, TypeSource } from "./resolution";
 import { TypeMapper, type ScalarName, type TypeShape } from "./scalars";
 import { buildSharedTypes, enumFilter, type SharedTypes } from "./sharedTypes";
-import { buildTableTypes, connectionArgs, type TableTypes, type TypeResolver } from "./tableTypes";
+import { buildTableTypes, connectionArgs, type LeafType, type TableTypes, type TypeResolver } from "./tableTypes";
 
 type EnumPgType = Extract<PgType, { kind: "enum" }>;
 
@@ -57,12 +56,6 @@ const BY_PK_SCALARS: ReadonlySet<ScalarName> = new Set(["Int", "BigInt", "String
 
 const res = (resolution: Resolution) => ({ resolution });
 
-/** Page size of a collection of `table`: its own `max_rows`, else its schema's. */
-export function tableMaxRows(catalog: Catalog, table: Table): number {
-  if (table.directives.maxRows !== undefined) return table.directives.maxRows;
-  return catalog.schemas.find((s) => s.name === table.schema)?.directives.maxRows ?? DEFAULT_MAX_ROWS;
-}
-
 /** Tables, views etc. that the API exposes: a key, a selectable column, a usable name. */
 function isExposed(table: Table, inflector: Inflector): boolean {
   if (table.kind === "partitionedTable") return false;
@@ -72,20 +65,14 @@ function isExposed(table: Table, inflector: Inflector): boolean {
   return isValidName(inflector.tableType(table));
 }
 
-function isOneToOne(table: Table, columns: readonly string[]): boolean {
-  const wanted = new Set(columns);
-  return table.uniqueIndexes.some(
-    (i) => !i.isPartial && i.columns.length === wanted.size && i.columns.every((c) => wanted.has(c)),
-  );
-}
-
 class Builder {
   readonly shared: SharedTypes = buildSharedTypes();
   readonly types: TypeMapper;
   readonly inflectors = new Map<string, Inflector>();
   readonly tables = new Map<number, TableTypes>();
   readonly enums = new Map<number, { type: GraphQLEnumType; filter: GraphQLInputObjectType }>();
-  readonly relationsByTable = new Map<number, Relation[]>();
+  /** Filled by build() once every table has its types; read by the node types' field thunks. */
+  private relationsByTable: ReadonlyMap<number, readonly Relation[]> = new Map();
   private readonly resolver: TypeResolver;
 
   constructor(private readonly catalog: Catalog) {
@@ -94,8 +81,7 @@ class Builder {
     for (const s of catalog.schemas) this.inflectors.set(s.name, new Inflector(s.directives.inflectNames));
     this.resolver = {
       shape: (column) => this.nameable(this.types.shape(column.typeOid)),
-      output: (shape) => this.output(shape),
-      enumType: (shape) => this.enumOf(shape.type).type,
+      leaf: (shape) => this.leaf(shape),
       enumFilter: (shape) => this.enumOf(shape.type).filter,
     };
   }
@@ -163,34 +149,15 @@ class Builder {
     return shape;
   }
 
-  output(shape: TypeShape): GraphQLOutputType | null {
+  /** The one graphql-js type of a shape, for arguments and results alike. */
+  leaf(shape: TypeShape): LeafType | null {
     switch (shape.kind) {
       case "scalar":
         return this.shared.scalars[shape.scalar];
       case "enum":
         return this.enumOf(shape.type).type;
       case "list": {
-        const element = this.output(shape.element);
-        return element === null ? null : new GraphQLList(element);
-      }
-      case "composite":
-      case "unsupported":
-        return null;
-      default: {
-        const never: never = shape;
-        throw new Error(`unexpected shape ${JSON.stringify(never)}`);
-      }
-    }
-  }
-
-  input(shape: TypeShape): GraphQLInputType | null {
-    switch (shape.kind) {
-      case "scalar":
-        return this.shared.scalars[shape.scalar];
-      case "enum":
-        return this.enumOf(shape.type).type;
-      case "list": {
-        const element = this.input(shape.element);
+        const element = this.leaf(shape.element);
         return element === null ? null : new GraphQLList(element);
       }
       case "composite":
@@ -217,7 +184,7 @@ class Builder {
         buildTableTypes(table, inflector, this.shared, this.resolver, (t) => this.nodeExtraFields(t)),
       );
     }
-    this.collectRelations();
+    this.relationsByTable = collectRelations(this.tables);
 
     const rootFunctions = exposedFunctions(catalog.functions, this.types, this.exposedTables()).filter(
       (f) => !takesRow(f.fn, this.types),
@@ -243,9 +210,10 @@ class Builder {
       extensions: res({ kind: "nodeInterface" }),
     };
     for (const f of rootFunctions) {
-      const name = this.inflector(f.fn.schema).function(f.fn);
+      const inflector = this.inflector(f.fn.schema);
+      const name = inflector.function(f.fn);
       if (!isValidName(name)) continue;
-      const field = this.functionField(f, this.inflector(f.fn.schema));
+      const field = this.functionField(f, inflector);
       if (field === null) continue;
       const target = f.fn.volatility === "volatile" ? mutationFields : queryFields;
       if (target[name] === undefined) target[name] = { ...field, extensions: res({ kind: "function", fn: f.fn, returns: f.returns }) };
@@ -353,44 +321,6 @@ class Builder {
     }
   }
 
-  /** Foreign keys (constraints and directives) whose both ends are exposed, seen from each end. */
-  private collectRelations(): void {
-    const add = (oid: number, r: Relation) => {
-      const list = this.relationsByTable.get(oid) ?? [];
-      list.push(r);
-      this.relationsByTable.set(oid, list);
-    };
-    const reverse: Relation[] = [];
-    for (const local of this.tables.values()) {
-      for (const fk of local.table.foreignKeys) {
-        const foreign = this.tables.get(fk.foreignTableOid);
-        if (foreign === undefined) continue;
-        if (!this.columnsVisible(local, fk.localColumns) || !this.columnsVisible(foreign, fk.foreignColumns)) continue;
-        add(local.table.oid, {
-          foreignKey: fk,
-          from: local.table,
-          to: foreign.table,
-          fromColumns: fk.localColumns,
-          toColumns: fk.foreignColumns,
-          cardinality: "toOne",
-        });
-        reverse.push({
-          foreignKey: fk,
-          from: foreign.table,
-          to: local.table,
-          fromColumns: fk.foreignColumns,
-          toColumns: fk.localColumns,
-          cardinality: isOneToOne(local.table, fk.localColumns) ? "toOne" : "toMany",
-        });
-      }
-    }
-    for (const r of reverse) add(r.from.oid, r);
-  }
-
-  private columnsVisible(t: TableTypes, names: readonly string[]): boolean {
-    return names.every((n) => t.columns.some((c) => c.name === n));
-  }
-
   /** Computed fields, then relationships, after the node's own columns. */
   private nodeExtraFields(t: TableTypes): GraphQLFieldConfigMap<unknown, unknown> {
     const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
@@ -403,41 +333,43 @@ class Builder {
       fields[name] = { ...field, extensions: res({ kind: "computed", table: t.table, fn: f.fn, returns: f.returns }) };
     }
     for (const relation of this.relationsByTable.get(t.table.oid) ?? []) {
-      const target = this.tables.get(relation.to.oid)!;
-      const fk: ForeignKey = relation.foreignKey;
+      const fk = relation.foreignKey;
+      // A self-referencing key gives its table two relations: the local side starts from the
+      // key's own columns.
       const isLocalSide = relation.from.oid === fk.localTableOid && relation.fromColumns === fk.localColumns;
-      if (isLocalSide) {
-        const name = t.inflector.toOneLocal(fk, relation.to);
-        const nonNull =
-          !relation.to.rlsEnabled &&
-          fk.localColumns.every((n) => relation.from.columns.find((c) => c.name === n)?.notNull === true);
-        if (!isValidName(name) || fields[name] !== undefined) continue;
-        fields[name] = {
-          type: nonNull ? new GraphQLNonNull(target.node) : target.node,
-          extensions: res({ kind: "relation", relation }),
-        };
-      } else if (relation.cardinality === "toOne") {
-        const name = t.inflector.toLocalFromForeign(fk, relation.to, true);
-        if (!isValidName(name) || fields[name] !== undefined) continue;
-        fields[name] = { type: target.node, extensions: res({ kind: "relation", relation }) };
-      } else {
-        const name = t.inflector.toLocalFromForeign(fk, relation.to, false);
-        if (!isValidName(name) || fields[name] !== undefined) continue;
-        fields[name] = {
-          type: target.connection,
-          args: connectionArgs(target, this.shared),
-          extensions: res({ kind: "connection", table: relation.to, relation }),
-        };
-      }
+      const name = isLocalSide
+        ? t.inflector.toOneLocal(fk, relation.to)
+        : t.inflector.toLocalFromForeign(fk, relation.to, relation.cardinality === "toOne");
+      if (!isValidName(name) || fields[name] !== undefined) continue;
+      fields[name] = this.relationField(relation, isLocalSide);
     }
     return fields;
+  }
+
+  private relationField(relation: Relation, isLocalSide: boolean): GraphQLFieldConfig<unknown, unknown> {
+    const target = this.tables.get(relation.to.oid)!;
+    if (isLocalSide) {
+      const nonNull =
+        !relation.to.rlsEnabled &&
+        relation.foreignKey.localColumns.every((n) => relation.from.columns.find((c) => c.name === n)?.notNull === true);
+      return {
+        type: nonNull ? new GraphQLNonNull(target.node) : target.node,
+        extensions: res({ kind: "relation", relation }),
+      };
+    }
+    if (relation.cardinality === "toOne") return { type: target.node, extensions: res({ kind: "relation", relation }) };
+    return {
+      type: target.connection,
+      args: connectionArgs(target, this.shared),
+      extensions: res({ kind: "connection", table: relation.to, relation }),
+    };
   }
 
   /** A function as a field: its arguments and return type (without the resolution tag). */
   private functionField(f: ExposedFunction, inflector: Inflector): GraphQLFieldConfig<unknown, unknown> | null {
     const args: GraphQLFieldConfigArgumentMap = {};
     for (const a of f.args) {
-      const type = this.input(a.shape);
+      const type = this.leaf(a.shape);
       if (type === null) return null;
       const name = inflector.argument(a.arg.name);
       if (!isValidName(name)) return null;
@@ -449,7 +381,7 @@ class Builder {
     const description = f.fn.directives.description ?? null;
     switch (f.returns.kind) {
       case "scalar": {
-        const type = f.returnShape === null ? null : this.output(f.returnShape);
+        const type = f.returnShape === null ? null : this.leaf(f.returnShape);
         if (type === null) return null;
         return { type, args, description };
       }

@@ -51,18 +51,26 @@ function isEnumLike(oid: number, types: TypeMapper): boolean {
   return t?.kind === "array" && types.get(t.elementOid)?.kind === "enum";
 }
 
-function returnOf(fn: PgFunction, types: TypeMapper, tablesByOid: ReadonlyMap<number, Table>): FunctionReturn | null {
+/** What `fn` returns as the API exposes it; null when the API cannot expose that. */
+function returnOf(
+  fn: PgFunction,
+  types: TypeMapper,
+  tablesByOid: ReadonlyMap<number, Table>,
+): Pick<ExposedFunction, "returns" | "returnShape"> | null {
   const t = types.get(fn.returnTypeOid);
   if (t?.kind === "composite") {
     const table = t.relationOid === null ? undefined : tablesByOid.get(t.relationOid);
     if (table === undefined) return null;
-    if (fn.returnsSet && fn.rows !== 1) return { kind: "connection", table };
-    return { kind: "node", table };
+    const kind = fn.returnsSet && fn.rows !== 1 ? "connection" : "node";
+    return { returns: { kind, table }, returnShape: null };
   }
   if (fn.returnsSet) return null;
   const shape = types.shape(fn.returnTypeOid);
   if (!plainShape(shape) || isEnumLike(fn.returnTypeOid, types)) return null;
-  return { kind: "scalar", typeOid: fn.returnTypeOid, isArray: shape.kind === "list" };
+  return {
+    returns: { kind: "scalar", typeOid: fn.returnTypeOid, isArray: shape.kind === "list" },
+    returnShape: shape,
+  };
 }
 
 /** A literal SQL default as GraphQL prints it; null when it isn't a plain literal (or is NULL). */
@@ -93,14 +101,14 @@ export function exposedFunctions(
   for (const fn of functions) {
     if (SYSTEM_SCHEMAS.has(fn.schema) || fn.isOverloaded || fn.isVariadic || !fn.canExecute) continue;
     if (fn.args.some((a) => a.name === null)) continue;
-    const returns = returnOf(fn, types, tablesByOid);
-    if (returns === null) continue;
+    const returned = returnOf(fn, types, tablesByOid);
+    if (returned === null) continue;
     const args: ExposedArg[] = [];
     let ok = true;
     fn.args.forEach((arg) => {
       const shape = types.shape(arg.typeOid);
       if (!plainShape(shape) || isEnumLike(arg.typeOid, types)) ok = false;
-      if (returns.kind === "connection" && CONNECTION_ARGS.has(arg.name!)) ok = false;
+      if (returned.returns.kind === "connection" && CONNECTION_ARGS.has(arg.name!)) ok = false;
       // Defaults of array arguments are not honoured: such arguments stay required.
       const named = (shape.kind === "list" ? { ...arg, hasDefault: false, defaultSql: null } : arg) as FunctionArg & {
         name: string;
@@ -112,8 +120,7 @@ export function exposedFunctions(
       });
     });
     if (!ok) continue;
-    const returnShape = returns.kind === "scalar" ? types.shape(fn.returnTypeOid) : null;
-    out.push({ fn, args, returns, returnShape });
+    out.push({ fn, args, ...returned });
   }
   return out;
 }
@@ -130,10 +137,9 @@ export function computedFunctions(
     if (fn.args.length !== 1 || !fn.canExecute || fn.isVariadic) continue;
     const argType = types.get(fn.args[0]!.typeOid);
     if (argType?.kind !== "composite" || argType.relationOid !== table.oid) continue;
-    const returns = returnOf(fn, types, tablesByOid);
-    if (returns === null) continue;
-    const returnShape = returns.kind === "scalar" ? types.shape(fn.returnTypeOid) : null;
-    out.push({ fn, args: [], returns, returnShape });
+    const returned = returnOf(fn, types, tablesByOid);
+    if (returned === null) continue;
+    out.push({ fn, args: [], ...returned });
   }
   return out;
 }

@@ -1,5 +1,5 @@
-// Schema stage, introspection: answers `__schema` and `__type` selections from the ApiSchema,
-// the way pg_graphql does (its scalar descriptions, types in name order, only @include/@skip).
+// Schema stage, introspection: an ApiSchema + a root `__schema` / `__type` field → its JSON answer,
+// the way pg_graphql gives it (its scalar descriptions, types in name order, only @include/@skip).
 
 import {
   GraphQLEnumType,
@@ -74,7 +74,7 @@ export function resolveIntrospectionField(api: ApiSchema, field: FieldNode, ctx:
       return resolveObject({ kind: "__Schema", schema }, field.selectionSet, ctx, schema);
     case "__type": {
       const name = argumentValue(field, "name", ctx);
-      const type = typeof name === "string" ? visibleType(schema, name) : undefined;
+      const type = typeof name === "string" ? schema.getTypeMap()[name] : undefined;
       return type === undefined ? null : resolveObject({ kind: "__Type", type }, field.selectionSet, ctx, schema);
     }
     default:
@@ -87,13 +87,22 @@ function argumentValue(field: FieldNode, name: string, ctx: IntrospectionContext
   return arg === undefined ? undefined : valueFromASTUntyped(arg.value, ctx.variables as Record<string, unknown>);
 }
 
-/** graphql-js adds its own directives' types; a type not reachable as pg_graphql's is hidden. */
-function visibleType(schema: GraphQLSchema, name: string): GraphQLNamedType | undefined {
-  return schema.getTypeMap()[name];
+function byName(a: GraphQLNamedType, b: GraphQLNamedType): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-function sortedTypes(schema: GraphQLSchema): GraphQLNamedType[] {
-  return Object.values(schema.getTypeMap()).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+/** `__schema { types }` by schema: the schema never changes, and each request would sort it again. */
+const typesCache = new WeakMap<GraphQLSchema, readonly Meta[]>();
+
+function schemaTypes(schema: GraphQLSchema): readonly Meta[] {
+  let types = typesCache.get(schema);
+  if (types === undefined) {
+    types = Object.values(schema.getTypeMap())
+      .sort(byName)
+      .map((type) => ({ kind: "__Type", type }) as const);
+    typesCache.set(schema, types);
+  }
+  return types;
 }
 
 function isIncluded(node: { directives?: readonly { name: { value: string }; arguments?: readonly { name: { value: string }; value: ValueNode }[] }[] }, ctx: IntrospectionContext): boolean {
@@ -262,7 +271,7 @@ function fieldValue(meta: Meta, name: string, schema: GraphQLSchema): Value {
         case "description":
           return null;
         case "types":
-          return sortedTypes(schema).map((type) => ({ kind: "__Type", type }) as const);
+          return schemaTypes(schema);
         case "queryType":
           return { kind: "__Type", type: schema.getQueryType()! };
         case "mutationType": {
@@ -280,51 +289,24 @@ function fieldValue(meta: Meta, name: string, schema: GraphQLSchema): Value {
       return typeField(meta.type, name, schema);
     case "__Field":
       switch (name) {
-        case "name":
-          return meta.field.name;
-        case "description":
-          return meta.field.description ?? null;
         case "args":
           return meta.field.args.map((value) => ({ kind: "__InputValue", value }) as const);
         case "type":
           return { kind: "__Type", type: meta.field.type };
-        case "isDeprecated":
-          return false;
-        case "deprecationReason":
-          return null;
         default:
-          return null;
+          return memberField(name, meta.field.name, meta.field.description ?? null);
       }
     case "__InputValue":
       switch (name) {
-        case "name":
-          return meta.value.name;
-        case "description":
-          return meta.value.description ?? null;
         case "type":
           return { kind: "__Type", type: meta.value.type };
         case "defaultValue":
           return defaultValueText(meta.value);
-        case "isDeprecated":
-          return false;
-        case "deprecationReason":
-          return null;
         default:
-          return null;
+          return memberField(name, meta.value.name, meta.value.description ?? null);
       }
     case "__EnumValue":
-      switch (name) {
-        case "name":
-          return meta.name;
-        case "description":
-          return meta.description;
-        case "isDeprecated":
-          return false;
-        case "deprecationReason":
-          return null;
-        default:
-          return null;
-      }
+      return memberField(name, meta.name, meta.description);
     case "__Directive":
       switch (name) {
         case "name":
@@ -346,6 +328,20 @@ function fieldValue(meta: Meta, name: string, schema: GraphQLSchema): Value {
       const never: never = meta;
       throw new Error(`unexpected meta ${JSON.stringify(never)}`);
     }
+  }
+}
+
+/** What fields, arguments and enum values all answer: their name and description; none is deprecated. */
+function memberField(name: string, ownName: string, description: string | null): Value {
+  switch (name) {
+    case "name":
+      return ownName;
+    case "description":
+      return description;
+    case "isDeprecated":
+      return false;
+    default:
+      return null;
   }
 }
 
@@ -374,7 +370,7 @@ function typeField(type: GraphQLType, name: string, schema: GraphQLSchema): Valu
     case "possibleTypes":
       if (named instanceof GraphQLInterfaceType || named instanceof GraphQLUnionType) {
         return [...schema.getPossibleTypes(named)]
-          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+          .sort(byName)
           .map((t) => ({ kind: "__Type", type: t }) as const);
       }
       return null;

@@ -1,4 +1,4 @@
-// Schema stage, debugging aid: ApiSchema → SDL text (types in name order, as introspection lists them).
+// Schema stage, debugging aid: ApiSchema → SDL text, types in the order the schema collected them.
 
 import { printSchema } from "graphql";
 import type { ApiSchema } from "./apiSchema";

@@ -17,7 +17,7 @@ import {
   type GraphQLInputFieldConfigMap,
   type GraphQLInputType,
 } from "graphql";
-import type { FilterOp, InputResolution, Resolution, TypeSource } from "./resolution";
+import type { FilterOp, InputResolution, PageInfoField, Resolution, TypeSource } from "./resolution";
 import {
   ENUM_FILTER_OPS,
   LIST_FILTER_OPS,
@@ -52,7 +52,7 @@ function opResolution(op: string): { resolution: InputResolution } {
 }
 
 /** The input fields of a filter on values of `type`; `in` takes a list of them. */
-export function filterFields(
+function filterFields(
   type: GraphQLInputType,
   ops: readonly string[],
   filterIs: GraphQLEnumType,
@@ -65,7 +65,7 @@ export function filterFields(
   return fields;
 }
 
-export function filterDescription(typeName: string): string {
+function filterDescription(typeName: string): string {
   return `Boolean expression comparing fields on type "${typeName}"`;
 }
 
@@ -111,7 +111,7 @@ export function buildSharedTypes(): SharedTypes {
     },
     extensions: builtin,
   });
-  const pageInfoField = (field: "hasNextPage" | "hasPreviousPage" | "startCursor" | "endCursor") => ({
+  const pageInfoField = (field: PageInfoField) => ({
     resolution: { kind: "pageInfoField", field } satisfies Resolution,
   });
   const pageInfo = new GraphQLObjectType({

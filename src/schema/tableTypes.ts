@@ -8,11 +8,11 @@ import {
   GraphQLList,
   GraphQLNonNull,
   GraphQLObjectType,
+  GraphQLScalarType,
   GraphQLString,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
   type GraphQLInputFieldConfigMap,
-  type GraphQLOutputType,
 } from "graphql";
 import type { Column, Table } from "../catalog/model";
 import { isValidName, type Inflector } from "./inflection";
@@ -44,12 +44,14 @@ export interface TableTypes {
   readonly all: readonly (GraphQLObjectType | GraphQLInputObjectType)[];
 }
 
+/** Scalars, enums and lists of them: each serves as an input and as an output type. */
+export type LeafType = GraphQLScalarType | GraphQLEnumType | GraphQLList<LeafType>;
+
 /** Resolves column shapes to graphql-js types; supplied by the builder (enums are shared). */
 export interface TypeResolver {
   shape(column: Column): TypeShape;
-  /** Output type of a shape, or null when the API cannot represent it. */
-  output(shape: TypeShape): GraphQLOutputType | null;
-  enumType(shape: TypeShape & { kind: "enum" }): GraphQLEnumType;
+  /** The type of a shape, or null when the API cannot represent it. */
+  leaf(shape: TypeShape): LeafType | null;
   enumFilter(shape: TypeShape & { kind: "enum" }): GraphQLInputObjectType;
 }
 
@@ -110,7 +112,7 @@ export function buildTableTypes(
   const base = inflector.tableType(table);
   const fieldBase = inflector.tableField(table);
   const columns = table.columns.filter(
-    (c) => c.privileges.select && isValidName(inflector.column(c)) && types.output(types.shape(c)) !== null,
+    (c) => c.privileges.select && isValidName(inflector.column(c)) && types.leaf(types.shape(c)) !== null,
   );
 
   const aggregateEnabled = table.directives.aggregate?.enabled === true;
@@ -135,7 +137,7 @@ export function buildTableTypes(
         },
       };
       for (const column of columns) {
-        const out = types.output(types.shape(column))!;
+        const out = types.leaf(types.shape(column))!;
         fields[inflector.column(column)] = {
           type: column.notNull ? new GraphQLNonNull(out) : out,
           description: column.directives.description ?? null,
@@ -234,27 +236,25 @@ export function buildTableTypes(
     extensions: src({ kind: "orderBy", table }),
   });
 
-  const writable = (privilege: "insert" | "update") =>
-    table.columns.filter(
-      (c) =>
-        c.privileges[privilege] &&
-        !c.isSerial &&
-        !c.isGenerated &&
-        isValidName(inflector.column(c)) &&
-        types.output(types.shape(c)) !== null,
-    );
-  const inputFields = (privilege: "insert" | "update") => () => {
-    const fields: GraphQLInputFieldConfigMap = {};
-    for (const column of writable(privilege)) {
-      const type = inputTypeOf(types.shape(column), shared, types);
-      if (type === null) continue;
-      fields[inflector.column(column)] = {
-        type,
-        extensions: inRes({ kind: privilege === "insert" ? "insertColumn" : "updateColumn", column }),
-      };
-    }
-    return fields;
-  };
+  const input = (privilege: "insert" | "update") =>
+    new GraphQLInputObjectType({
+      name: `${base}${privilege === "insert" ? "InsertInput" : "UpdateInput"}`,
+      fields: () => {
+        const fields: GraphQLInputFieldConfigMap = {};
+        for (const column of table.columns) {
+          const name = inflector.column(column);
+          if (!column.privileges[privilege] || column.isSerial || column.isGenerated || !isValidName(name)) continue;
+          const type = types.leaf(types.shape(column));
+          if (type === null) continue;
+          fields[name] = {
+            type,
+            extensions: inRes({ kind: privilege === "insert" ? "insertColumn" : "updateColumn", column }),
+          };
+        }
+        return fields;
+      },
+      extensions: src({ kind: privilege === "insert" ? "insertInput" : "updateInput", table }),
+    });
   const response = (kind: "insertResponse" | "updateResponse" | "deleteResponse", suffix: string) =>
     new GraphQLObjectType({
       name: `${base}${suffix}`,
@@ -273,25 +273,14 @@ export function buildTableTypes(
       extensions: src({ kind, table }),
     });
 
-  const insertInput = canInsert
-    ? new GraphQLInputObjectType({
-        name: `${base}InsertInput`,
-        fields: inputFields("insert"),
-        extensions: src({ kind: "insertInput", table }),
-      })
-    : null;
-  const updateInput = canUpdate
-    ? new GraphQLInputObjectType({
-        name: `${base}UpdateInput`,
-        fields: inputFields("update"),
-        extensions: src({ kind: "updateInput", table }),
-      })
-    : null;
+  const insertInput = canInsert ? input("insert") : null;
+  const updateInput = canUpdate ? input("update") : null;
   const insertResponse = canInsert ? response("insertResponse", "InsertResponse") : null;
   const updateResponse = canUpdate ? response("updateResponse", "UpdateResponse") : null;
   const deleteResponse = canDelete ? response("deleteResponse", "DeleteResponse") : null;
 
-  const all = [
+  // In this order in the schema's type list.
+  const named = {
     node,
     connection,
     edge,
@@ -302,53 +291,20 @@ export function buildTableTypes(
     updateInput,
     updateResponse,
     deleteResponse,
-    ...(aggregate?.all ?? []),
-  ].filter((t): t is GraphQLObjectType | GraphQLInputObjectType => t !== null);
-
+  };
   self = {
     table,
     inflector,
     base,
     fieldBase,
     columns,
-    node,
-    connection,
-    edge,
-    filter,
-    orderBy,
-    insertInput,
-    insertResponse,
-    updateInput,
-    updateResponse,
-    deleteResponse,
+    ...named,
     aggregate: aggregate?.type ?? null,
-    all,
+    all: [...Object.values(named), ...(aggregate?.all ?? [])].filter(
+      (t): t is GraphQLObjectType | GraphQLInputObjectType => t !== null,
+    ),
   };
   return self;
-}
-
-function inputTypeOf(
-  shape: TypeShape,
-  shared: SharedTypes,
-  types: TypeResolver,
-): GraphQLInputObjectType | GraphQLEnumType | GraphQLList<never> | typeof GraphQLInt | null {
-  switch (shape.kind) {
-    case "scalar":
-      return shared.scalars[shape.scalar] as typeof GraphQLInt;
-    case "enum":
-      return types.enumType(shape);
-    case "list": {
-      const element = inputTypeOf(shape.element, shared, types);
-      return element === null ? null : (new GraphQLList(element) as GraphQLList<never>);
-    }
-    case "composite":
-    case "unsupported":
-      return null;
-    default: {
-      const never: never = shape;
-      throw new Error(`unexpected shape ${JSON.stringify(never)}`);
-    }
-  }
 }
 
 function buildAggregate(
