@@ -1,3 +1,4 @@
+// Pure tests of the catalog stage's parsing: comment text and default lists → typed directives and defaults.
 import { describe, expect, it } from "vitest";
 import { DirectiveError, directiveJson, schemaDirectives, tableDirectives } from "./directives";
 import { splitDefaults } from "./parseCatalog";

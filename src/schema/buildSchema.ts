@@ -18,7 +18,7 @@ import type { Catalog, PgType, SchemaDirectives, Table } from "../catalog/model"
 import { DEFAULT_MAX_ROWS } from "../catalog/directives";
 import type { ApiSchema } from "./apiSchema";
 import { computedFunctions, exposedFunctions, takesRow, type ExposedFunction } from "./functionFields";
-import { Inflector, isValidName } from "./inflection";
+import { Inflector, isGraphQLName, isValidName } from "./inflection";
 import { collectRelations } from "./relations";
 import type { Relation, Resolution, TypeSource } from "./resolution";
 import { TypeMapper, type ScalarName, type TypeShape } from "./scalars";
@@ -105,7 +105,7 @@ class Builder {
       const mapping: Record<string, string> = {};
       for (const label of t.values) {
         const name = t.directives.mappings?.[label] ?? label;
-        if (!/^[_A-Za-z][_0-9A-Za-z]*$/.test(name)) continue;
+        if (!isGraphQLName(name)) continue;
         values[name] = { value: label };
         mapping[name] = label;
       }

@@ -1,3 +1,4 @@
+// Pure tests of the schema stage's function defaults: SQL default text → GraphQL default value text.
 import { describe, expect, it } from "vitest";
 import { defaultValueText } from "./functionFields";
 

@@ -1,3 +1,4 @@
+// Pure tests of the schema stage's naming: database names → GraphQL names.
 import { describe, expect, it } from "vitest";
 import { camelCase, isValidName, pascalCase } from "./inflection";
 

@@ -28,6 +28,11 @@ export function camelCase(name: string): string {
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
+/** Enum values only need the GraphQL name syntax. */
+export function isGraphQLName(name: string): boolean {
+  return GRAPHQL_NAME.test(name);
+}
+
 /** Names the API cannot carry are left out of it rather than mangled. */
 export function isValidName(name: string): boolean {
   return GRAPHQL_NAME.test(name) && !name.startsWith("__");

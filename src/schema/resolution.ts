@@ -1,5 +1,5 @@
-// Schema stage, resolution tags: how each API field is answered, attached to every graphql-js
-// field as `extensions.resolution`; the plan stage reads them instead of re-deriving names.
+// Schema stage, resolution tags: catalog entities → what each graphql-js field and type stands for,
+// attached as `extensions`; the plan stage reads them instead of re-deriving names.
 
 import type { GraphQLField, GraphQLInputField, GraphQLNamedType } from "graphql";
 import type { Column, ForeignKey, PgFunction, Table } from "../catalog/model";

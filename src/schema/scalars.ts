@@ -107,22 +107,25 @@ export class TypeMapper {
   }
 }
 
+/** The operators of ordered scalars (numbers, dates and times). */
+const ORDERED_OPS: readonly string[] = ["eq", "gt", "gte", "in", "is", "lt", "lte", "neq"];
+
 /** Scalars that get a `<Scalar>Filter` input type, with their operators in pg_graphql's order. */
 export const SCALAR_FILTER_OPS: ReadonlyArray<readonly [ScalarName, readonly string[]]> = [
-  ["BigFloat", ["eq", "gt", "gte", "in", "is", "lt", "lte", "neq"]],
-  ["BigInt", ["eq", "gt", "gte", "in", "is", "lt", "lte", "neq"]],
+  ["BigFloat", ORDERED_OPS],
+  ["BigInt", ORDERED_OPS],
   ["Boolean", ["eq", "is"]],
-  ["Date", ["eq", "gt", "gte", "in", "is", "lt", "lte", "neq"]],
-  ["Datetime", ["eq", "gt", "gte", "in", "is", "lt", "lte", "neq"]],
-  ["Float", ["eq", "gt", "gte", "in", "is", "lt", "lte", "neq"]],
+  ["Date", ORDERED_OPS],
+  ["Datetime", ORDERED_OPS],
+  ["Float", ORDERED_OPS],
   ["ID", ["eq"]],
-  ["Int", ["eq", "gt", "gte", "in", "is", "lt", "lte", "neq"]],
+  ["Int", ORDERED_OPS],
   ["Opaque", ["eq", "is"]],
   [
     "String",
     ["eq", "gt", "gte", "ilike", "in", "iregex", "is", "like", "lt", "lte", "neq", "regex", "startsWith"],
   ],
-  ["Time", ["eq", "gt", "gte", "in", "is", "lt", "lte", "neq"]],
+  ["Time", ORDERED_OPS],
   ["UUID", ["eq", "in", "is", "neq"]],
 ];
 
