@@ -9,7 +9,7 @@ import type {
   TableDirectives,
 } from "./model";
 
-export const LOAD_ERROR_PREFIX = "Error while loading schema, check comment directives.";
+const LOAD_ERROR_PREFIX = "Error while loading schema, check comment directives.";
 
 /** Thrown while parsing the catalog; parseCatalog() turns it into the catalog's loadError. */
 export class DirectiveError extends Error {}

@@ -20,7 +20,7 @@ import type { ApiSchema } from "./apiSchema";
 import { computedFunctions, exposedFunctions, takesRow, type ExposedFunction } from "./functionFields";
 import { Inflector, isGraphQLName, isValidName } from "./inflection";
 import { collectRelations } from "./relations";
-import type { Relation, Resolution, TypeSource } from "./resolution";
+import { resolved, sourced, type Relation } from "./resolution";
 import { TypeMapper, type ScalarName, type TypeShape } from "./scalars";
 import { buildSharedTypes, enumFilter, type SharedTypes } from "./sharedTypes";
 import { buildTableTypes, connectionArgs, type LeafType, type TableTypes, type TypeResolver } from "./tableTypes";
@@ -54,7 +54,6 @@ const RESERVED_NAMES = ["Query", "Mutation", "Subscription"];
 /** Primary key column types a `<x>ByPk` field can take as arguments. */
 const BY_PK_SCALARS: ReadonlySet<ScalarName> = new Set(["Int", "BigInt", "String", "UUID"]);
 
-const res = (resolution: Resolution) => ({ resolution });
 
 /** Tables, views etc. that the API exposes: a key, a selectable column, a usable name. */
 function isExposed(table: Table, inflector: Inflector): boolean {
@@ -109,11 +108,10 @@ class Builder {
         values[name] = { value: label };
         mapping[name] = label;
       }
-      const source: TypeSource = { kind: "enum", typeOid: t.oid, values: mapping };
       const type = new GraphQLEnumType({
         name: this.inflector(t.schema).enumType(t),
         values,
-        extensions: { source },
+        extensions: sourced({ kind: "enum", typeOid: t.oid, values: mapping }),
       });
       e = { type, filter: enumFilter(type, this.shared.filterIs) };
       this.enums.set(t.oid, e);
@@ -197,7 +195,7 @@ class Builder {
         type: new GraphQLNonNull(t.connection),
         description: `A pagable collection of type \`${t.base}\``,
         args: connectionArgs(t, this.shared),
-        extensions: res({ kind: "connection", table: t.table, relation: null }),
+        extensions: resolved({ kind: "connection", table: t.table, relation: null }),
       };
       const byPk = this.byPkField(t);
       if (byPk !== null) queryFields[`${t.fieldBase}ByPk`] = byPk;
@@ -207,7 +205,7 @@ class Builder {
       type: this.shared.node,
       description: "Retrieve a record by its `ID`",
       args: { nodeId: { type: new GraphQLNonNull(this.shared.scalars.ID), description: "The record's `ID`" } },
-      extensions: res({ kind: "nodeInterface" }),
+      extensions: resolved({ kind: "nodeInterface" }),
     };
     for (const f of rootFunctions) {
       const inflector = this.inflector(f.fn.schema);
@@ -216,14 +214,14 @@ class Builder {
       const field = this.functionField(f, inflector);
       if (field === null) continue;
       const target = f.fn.volatility === "volatile" ? mutationFields : queryFields;
-      if (target[name] === undefined) target[name] = { ...field, extensions: res({ kind: "function", fn: f.fn, returns: f.returns }) };
+      if (target[name] === undefined) target[name] = { ...field, extensions: resolved({ kind: "function", fn: f.fn, returns: f.returns }) };
     }
 
     const query = new GraphQLObjectType({
       name: "Query",
       description: "The root type for querying data",
       fields: sortFields(queryFields),
-      extensions: { source: { kind: "builtin" } satisfies TypeSource },
+      extensions: sourced({ kind: "builtin" }),
     });
     const mutation =
       Object.keys(mutationFields).length === 0
@@ -232,7 +230,7 @@ class Builder {
             name: "Mutation",
             description: "The root type for creating and mutating data",
             fields: sortFields(mutationFields),
-            extensions: { source: { kind: "builtin" } satisfies TypeSource },
+            extensions: sourced({ kind: "builtin" }),
           });
 
     const named: GraphQLNamedType[] = [...this.shared.all];
@@ -273,7 +271,7 @@ class Builder {
       type: t.node,
       description: `Retrieve a record of type \`${t.base}\` by its primary key`,
       args,
-      extensions: res({ kind: "byPk", table: t.table }),
+      extensions: resolved({ kind: "byPk", table: t.table }),
     };
   }
 
@@ -293,7 +291,7 @@ class Builder {
         type: t.insertResponse,
         description: `Adds one or more \`${t.base}\` records to the collection`,
         args: { objects: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(t.insertInput))) } },
-        extensions: res({ kind: "insert", table: t.table }),
+        extensions: resolved({ kind: "insert", table: t.table }),
       };
     }
     if (t.updateInput !== null && t.updateResponse !== null) {
@@ -308,7 +306,7 @@ class Builder {
           filter: filterArg,
           atMost: atMostArg,
         },
-        extensions: res({ kind: "update", table: t.table }),
+        extensions: resolved({ kind: "update", table: t.table }),
       };
     }
     if (t.deleteResponse !== null) {
@@ -316,7 +314,7 @@ class Builder {
         type: new GraphQLNonNull(t.deleteResponse),
         description: `Deletes zero or more records from the \`${t.base}\` collection`,
         args: { filter: filterArg, atMost: atMostArg },
-        extensions: res({ kind: "delete", table: t.table }),
+        extensions: resolved({ kind: "delete", table: t.table }),
       };
     }
   }
@@ -330,7 +328,7 @@ class Builder {
       if (!isValidName(name) || fields[name] !== undefined) continue;
       const field = this.functionField(f, t.inflector);
       if (field === null) continue;
-      fields[name] = { ...field, extensions: res({ kind: "computed", table: t.table, fn: f.fn, returns: f.returns }) };
+      fields[name] = { ...field, extensions: resolved({ kind: "computed", table: t.table, fn: f.fn, returns: f.returns }) };
     }
     for (const relation of this.relationsByTable.get(t.table.oid) ?? []) {
       const fk = relation.foreignKey;
@@ -354,14 +352,14 @@ class Builder {
         relation.foreignKey.localColumns.every((n) => relation.from.columns.find((c) => c.name === n)?.notNull === true);
       return {
         type: nonNull ? new GraphQLNonNull(target.node) : target.node,
-        extensions: res({ kind: "relation", relation }),
+        extensions: resolved({ kind: "relation", relation }),
       };
     }
-    if (relation.cardinality === "toOne") return { type: target.node, extensions: res({ kind: "relation", relation }) };
+    if (relation.cardinality === "toOne") return { type: target.node, extensions: resolved({ kind: "relation", relation }) };
     return {
       type: target.connection,
       args: connectionArgs(target, this.shared),
-      extensions: res({ kind: "connection", table: relation.to, relation }),
+      extensions: resolved({ kind: "connection", table: relation.to, relation }),
     };
   }
 

@@ -111,6 +111,20 @@ export type TypeSource =
   | { readonly kind: "enum"; readonly typeOid: number; readonly values: Readonly<Record<string, string>> }
   | { readonly kind: "builtin" };
 
+// The builders tag with these; the readers below are the only other code that knows the keys.
+
+export function resolved(resolution: Resolution): { resolution: Resolution } {
+  return { resolution };
+}
+
+export function inputResolved(resolution: InputResolution): { resolution: InputResolution } {
+  return { resolution };
+}
+
+export function sourced(source: TypeSource): { source: TypeSource } {
+  return { source };
+}
+
 export function resolutionOf(field: GraphQLField<unknown, unknown>): Resolution | undefined {
   return (field.extensions as { resolution?: Resolution } | undefined)?.resolution;
 }

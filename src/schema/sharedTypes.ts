@@ -17,7 +17,7 @@ import {
   type GraphQLInputFieldConfigMap,
   type GraphQLInputType,
 } from "graphql";
-import type { FilterOp, InputResolution, PageInfoField, Resolution, TypeSource } from "./resolution";
+import { inputResolved, resolved, sourced, type FilterOp, type InputResolution, type PageInfoField } from "./resolution";
 import {
   ENUM_FILTER_OPS,
   LIST_FILTER_OPS,
@@ -27,7 +27,7 @@ import {
   type ScalarName,
 } from "./scalars";
 
-const builtin: { source: TypeSource } = { source: { kind: "builtin" } };
+const builtin = sourced({ kind: "builtin" });
 
 function customScalar(name: ScalarName): GraphQLScalarType {
   return new GraphQLScalarType({ name, description: SCALAR_DESCRIPTIONS[name], extensions: builtin });
@@ -48,7 +48,7 @@ export interface SharedTypes {
 }
 
 function opResolution(op: string): { resolution: InputResolution } {
-  return { resolution: { kind: "filterOp", op: op as FilterOp } };
+  return inputResolved({ kind: "filterOp", op: op as FilterOp });
 }
 
 /** The input fields of a filter on values of `type`; `in` takes a list of them. */
@@ -111,9 +111,7 @@ export function buildSharedTypes(): SharedTypes {
     },
     extensions: builtin,
   });
-  const pageInfoField = (field: PageInfoField) => ({
-    resolution: { kind: "pageInfoField", field } satisfies Resolution,
-  });
+  const pageInfoField = (field: PageInfoField) => resolved({ kind: "pageInfoField", field });
   const pageInfo = new GraphQLObjectType({
     name: "PageInfo",
     fields: {

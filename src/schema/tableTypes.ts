@@ -16,7 +16,7 @@ import {
 } from "graphql";
 import type { Column, Table } from "../catalog/model";
 import { isValidName, type Inflector } from "./inflection";
-import type { AggregateOp, InputResolution, Resolution, TypeSource } from "./resolution";
+import { inputResolved, resolved, sourced, type AggregateOp } from "./resolution";
 import type { ScalarName, TypeShape } from "./scalars";
 import type { SharedTypes } from "./sharedTypes";
 
@@ -55,9 +55,6 @@ export interface TypeResolver {
   enumFilter(shape: TypeShape & { kind: "enum" }): GraphQLInputObjectType;
 }
 
-const src = (source: TypeSource) => ({ source });
-const res = (resolution: Resolution) => ({ resolution });
-const inRes = (resolution: InputResolution) => ({ resolution });
 
 const AFFECTED_COUNT = "Count of the records impacted by the mutation";
 const RECORDS = "Array of records impacted by the mutation";
@@ -133,7 +130,7 @@ export function buildTableTypes(
         nodeId: {
           type: new GraphQLNonNull(shared.scalars.ID),
           description: "Globally Unique Record Identifier",
-          extensions: res({ kind: "nodeId", table }),
+          extensions: resolved({ kind: "nodeId", table }),
         },
       };
       for (const column of columns) {
@@ -141,21 +138,21 @@ export function buildTableTypes(
         fields[inflector.column(column)] = {
           type: column.notNull ? new GraphQLNonNull(out) : out,
           description: column.directives.description ?? null,
-          extensions: res({ kind: "column", table, column }),
+          extensions: resolved({ kind: "column", table, column }),
         };
       }
       return { ...fields, ...extraNodeFields(self) };
     },
-    extensions: src({ kind: "node", table }),
+    extensions: sourced({ kind: "node", table }),
   });
 
   const edge = new GraphQLObjectType({
     name: `${base}Edge`,
     fields: () => ({
-      cursor: { type: new GraphQLNonNull(GraphQLString), extensions: res({ kind: "cursor" }) },
-      node: { type: new GraphQLNonNull(node), extensions: res({ kind: "edgeNode", table }) },
+      cursor: { type: new GraphQLNonNull(GraphQLString), extensions: resolved({ kind: "cursor" }) },
+      node: { type: new GraphQLNonNull(node), extensions: resolved({ kind: "edgeNode", table }) },
     }),
-    extensions: src({ kind: "edge", table }),
+    extensions: sourced({ kind: "edge", table }),
   });
 
   const aggregate = aggregateEnabled ? buildAggregate(table, base, columns, inflector, shared, types) : null;
@@ -166,27 +163,27 @@ export function buildTableTypes(
       const fields: GraphQLFieldConfigMap<unknown, unknown> = {
         edges: {
           type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(edge))),
-          extensions: res({ kind: "edges", table }),
+          extensions: resolved({ kind: "edges", table }),
         },
-        pageInfo: { type: new GraphQLNonNull(shared.pageInfo), extensions: res({ kind: "pageInfo" }) },
+        pageInfo: { type: new GraphQLNonNull(shared.pageInfo), extensions: resolved({ kind: "pageInfo" }) },
       };
       if (totalCountEnabled) {
         fields["totalCount"] = {
           type: new GraphQLNonNull(GraphQLInt),
           description: "The total number of records matching the `filter` criteria",
-          extensions: res({ kind: "totalCount" }),
+          extensions: resolved({ kind: "totalCount" }),
         };
       }
       if (aggregate !== null) {
         fields["aggregate"] = {
           type: aggregate.type,
           description: `Aggregate functions calculated on the collection of \`${base}\``,
-          extensions: res({ kind: "aggregate", table }),
+          extensions: resolved({ kind: "aggregate", table }),
         };
       }
       return fields;
     },
-    extensions: src({ kind: "connection", table }),
+    extensions: sourced({ kind: "connection", table }),
   });
 
   const filter: GraphQLInputObjectType = new GraphQLInputObjectType({
@@ -200,23 +197,23 @@ export function buildTableTypes(
         else if (shape.kind === "enum") type = types.enumFilter(shape);
         else if (shape.kind === "list" && shape.element.kind === "scalar") type = shared.listFilters.get(shape.element.scalar);
         if (type === undefined) continue;
-        fields[inflector.column(column)] = { type, extensions: inRes({ kind: "columnFilter", column }) };
+        fields[inflector.column(column)] = { type, extensions: inputResolved({ kind: "columnFilter", column }) };
       }
-      fields["nodeId"] = { type: shared.scalarFilters.get("ID")!, extensions: inRes({ kind: "nodeIdFilter", table }) };
+      fields["nodeId"] = { type: shared.scalarFilters.get("ID")!, extensions: inputResolved({ kind: "nodeIdFilter", table }) };
       fields["and"] = {
         type: new GraphQLList(new GraphQLNonNull(filter)),
         description: "Returns true only if all its inner filters are true, otherwise returns false",
-        extensions: inRes({ kind: "filterAnd" }),
+        extensions: inputResolved({ kind: "filterAnd" }),
       };
       fields["or"] = {
         type: new GraphQLList(new GraphQLNonNull(filter)),
         description: "Returns true if at least one of its inner filters is true, otherwise returns false",
-        extensions: inRes({ kind: "filterOr" }),
+        extensions: inputResolved({ kind: "filterOr" }),
       };
-      fields["not"] = { type: filter, description: "Negates a filter", extensions: inRes({ kind: "filterNot" }) };
+      fields["not"] = { type: filter, description: "Negates a filter", extensions: inputResolved({ kind: "filterNot" }) };
       return fields;
     },
-    extensions: src({ kind: "filter", table }),
+    extensions: sourced({ kind: "filter", table }),
   });
 
   const orderBy = new GraphQLInputObjectType({
@@ -228,12 +225,12 @@ export function buildTableTypes(
         if (!(shape.kind === "enum" || (shape.kind === "scalar" && shape.scalar !== "JSON"))) continue;
         fields[inflector.column(column)] = {
           type: shared.orderByDirection,
-          extensions: inRes({ kind: "orderByColumn", column }),
+          extensions: inputResolved({ kind: "orderByColumn", column }),
         };
       }
       return fields;
     },
-    extensions: src({ kind: "orderBy", table }),
+    extensions: sourced({ kind: "orderBy", table }),
   });
 
   const input = (privilege: "insert" | "update") =>
@@ -248,12 +245,12 @@ export function buildTableTypes(
           if (type === null) continue;
           fields[name] = {
             type,
-            extensions: inRes({ kind: privilege === "insert" ? "insertColumn" : "updateColumn", column }),
+            extensions: inputResolved({ kind: privilege === "insert" ? "insertColumn" : "updateColumn", column }),
           };
         }
         return fields;
       },
-      extensions: src({ kind: privilege === "insert" ? "insertInput" : "updateInput", table }),
+      extensions: sourced({ kind: privilege === "insert" ? "insertInput" : "updateInput", table }),
     });
   const response = (kind: "insertResponse" | "updateResponse" | "deleteResponse", suffix: string) =>
     new GraphQLObjectType({
@@ -262,15 +259,15 @@ export function buildTableTypes(
         affectedCount: {
           type: new GraphQLNonNull(GraphQLInt),
           description: AFFECTED_COUNT,
-          extensions: res({ kind: "affectedCount" }),
+          extensions: resolved({ kind: "affectedCount" }),
         },
         records: {
           type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(node))),
           description: RECORDS,
-          extensions: res({ kind: "records", table }),
+          extensions: resolved({ kind: "records", table }),
         },
       }),
-      extensions: src({ kind, table }),
+      extensions: sourced({ kind, table }),
     });
 
   const insertInput = canInsert ? input("insert") : null;
@@ -334,7 +331,7 @@ function buildAggregate(
       fields[name] = {
         type: shared.scalars[out],
         description: fieldDescription(name),
-        extensions: res({ kind: "aggregateColumn", op, column }),
+        extensions: resolved({ kind: "aggregateColumn", op, column }),
       };
     }
     if (Object.keys(fields).length === 0) return null;
@@ -342,7 +339,7 @@ function buildAggregate(
       name: `${base}${suffix}AggregateResult`,
       description: typeDescription,
       fields,
-      extensions: src({ kind: "aggregateFields", table, op }),
+      extensions: sourced({ kind: "aggregateFields", table, op }),
     });
     results.push(type);
     return type;
@@ -355,12 +352,12 @@ function buildAggregate(
     count: {
       type: new GraphQLNonNull(GraphQLInt),
       description: "The number of records matching the query",
-      extensions: res({ kind: "aggregateCount" }),
+      extensions: resolved({ kind: "aggregateCount" }),
     },
   };
   const add = (name: AggregateOp, type: GraphQLObjectType | null, description: string) => {
     if (type !== null) {
-      fields[name] = { type, description, extensions: res({ kind: "aggregateOp", op: name, table }) };
+      fields[name] = { type, description, extensions: resolved({ kind: "aggregateOp", op: name, table }) };
     }
   };
   add("sum", sum, `Summation aggregates for \`${base}\``);
@@ -371,7 +368,7 @@ function buildAggregate(
     name: `${base}Aggregate`,
     description: `Aggregate results for \`${base}\``,
     fields,
-    extensions: src({ kind: "aggregate", table }),
+    extensions: sourced({ kind: "aggregate", table }),
   });
   return { type, all: [type, ...results] };
 }
