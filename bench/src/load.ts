@@ -1,6 +1,6 @@
 // Bench stage: load. Input: an HTTP target (URL, headers, body) or a pgbench script, a client
 // count and bounds. Output: one bounded run's figures (req/s, p50, p99, failures). Loopback only.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, writeFileSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 
@@ -168,19 +168,6 @@ export function pgbenchRun(pg: PgTarget, scriptText: string, clients: number, bo
     requests: latencies.length,
     failures: failed,
   };
-}
-
-/** A bounded count of transactions, for warm-up and statement counting. */
-export function pgbenchCount(pg: PgTarget, scriptText: string, transactions: number, workDir: string): void {
-  const dir = mkdtempSync(join(workDir, "pgbench-"));
-  const script = join(dir, "script.sql");
-  writeFileSync(script, scriptText);
-  execFileSync(join(pg.bindir, "pgbench"), [...pgbenchArgs(pg, 1, script), "-t", String(transactions), pg.database], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    timeout: 120_000,
-  });
-  rmSync(dir, { recursive: true, force: true });
 }
 
 export function median(values: number[]): number {

@@ -5,7 +5,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import pg from "pg";
-import { installStatementStats, statementsPerRequest } from "./backendStats";
+import { installStatementStats, statementFigures, type StatementFigures } from "./backendStats";
 import { canonicalFromGraphql, canonicalValue, firstDifference, sameAnswer, type Json } from "./canonical";
 import { connectionUrl, crashLines, startCluster, stopCluster, type Cluster } from "./cluster";
 import { createDataset, resetDataset, scaleNamed, type Scale } from "./dataset";
@@ -14,7 +14,7 @@ import {
   type Engine, type EngineId, type HttpEngine, type PgbenchEngine,
 } from "./engines";
 import { benchClaims, resolveScript, sqlAnswer, sqlScript } from "./indb";
-import { median, pgbenchCount, pgbenchRun, wrkRun, type Bounds, type PgTarget, type RunFigures } from "./load";
+import { median, pgbenchRun, wrkRun, type Bounds, type PgTarget, type RunFigures } from "./load";
 import { prepareEngine } from "./prepare";
 import { benchQueries, type BenchQuery, type Prepared } from "./queries";
 import { commitDescription, loadAverage, machineDescription, renderMarkdown, renderPlot, type Cell, type ColdStart, type MemoryFigures, type Report, type Row } from "./report";
@@ -194,20 +194,17 @@ async function main(): Promise<number> {
       }
     };
 
-    // Statements per request, from pg_stat_statements.
-    const statements = new Map<string, number>();
+    // Statements and database time per request, from pg_stat_statements, on warm connections
+    // (the pgbench engines' statements sent over the same role-switching transaction).
+    const statements = new Map<string, StatementFigures>();
     for (const r of checked) {
       for (const q of queries) {
         if (!passed.has(key(r, q))) continue;
         await reset();
-        const engine = r.engine;
-        const perRequest =
-          engine.kind === "pgbench"
-            ? await statementsPerRequest(admin, "bench", statementSamples, async () => pgbenchCount(pgTarget, scriptFor(r, q), 1, workDir))
-            : await statementsPerRequest(admin, "bench", statementSamples, async () => {
-                await runOnce(engine, user!, q, r.prepared);
-              });
-        statements.set(`${engine.id}/${q.name}`, perRequest);
+        const figures = await statementFigures(admin, "bench", statementSamples, async () => {
+          await runOnce(r.engine, user!, q, r.prepared);
+        });
+        statements.set(key(r, q), figures);
       }
     }
     await reset();
@@ -217,7 +214,7 @@ async function main(): Promise<number> {
     for (const q of queries) {
       for (const r of checked) {
         if (!passed.has(key(r, q))) continue;
-        const row: Row = { query: q, engine: r.engine.id, byClients: new Map(), statements: statements.get(`${r.engine.id}/${q.name}`) };
+        const row: Row = { query: q, engine: r.engine.id, byClients: new Map(), statements: statements.get(key(r, q)) };
         for (const clients of clientLevels) {
           const figures: RunFigures[] = [];
           try {

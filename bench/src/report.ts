@@ -6,7 +6,7 @@ import { cpus, loadavg, totalmem, release } from "node:os";
 import { join } from "node:path";
 import type { EngineId } from "./engines";
 import { engineLabels } from "./engines";
-import type { Memory } from "./backendStats";
+import type { Memory, StatementFigures } from "./backendStats";
 import type { BenchQuery } from "./queries";
 
 export interface Cell {
@@ -20,11 +20,15 @@ export interface Row {
   query: BenchQuery;
   engine: EngineId;
   byClients: Map<number, Cell>;
-  statements: number | undefined;
+  statements: StatementFigures | undefined;
 }
 
 export interface ColdStart {
   newBackendMs: number;
+  /** Starting the language handler alone (an empty DO block), when it supports DO. */
+  v8StartMs: number | undefined;
+  /** The first resolve once the handler has started: bundle load and schema reflection. */
+  bundleAndReflectionMs: number | undefined;
   afterDdlMs: number;
   warmMs: number;
 }
@@ -105,7 +109,7 @@ export function renderMarkdown(r: Report, plotFile: string | undefined): string 
   lines.push(`### Throughput and latency`, "");
   const head = ["Query", "Engine"];
   for (const c of r.clients) head.push(`req/s @${c}`, `p50 ms @${c}`, `p99 ms @${c}`);
-  head.push(`× HTTP floor @${sat}`, `× SQL floor @${sat}`, "statements/req", "failed");
+  head.push(`× HTTP floor @${sat}`, `× SQL floor @${sat}`, "statements/req", "DB ms/req", "nested SQL ms/req", "failed");
   lines.push(`| ${head.join(" | ")} |`, `| ${head.map(() => "---").join(" | ")} |`);
   for (const row of r.rows) {
     const floorHttp = r.rows.find((x) => x.query === row.query && x.engine === "httpFloor")?.byClients.get(sat);
@@ -118,13 +122,22 @@ export function renderMarkdown(r: Report, plotFile: string | undefined): string 
       failures += cell?.failures ?? 0;
     }
     const mine = row.byClients.get(sat);
-    cells.push(ratio(mine, floorHttp), ratio(mine, floorSql), f1(row.statements), String(failures));
+    cells.push(
+      ratio(mine, floorHttp),
+      ratio(mine, floorSql),
+      f1(row.statements?.perRequest),
+      f2(row.statements?.dbMs),
+      f2(row.statements?.nestedMs),
+      String(failures),
+    );
     lines.push(`| ${cells.join(" | ")} |`);
   }
   lines.push("");
   if (r.coldStart) {
     lines.push("### Cold start (graphql.resolve, nested query, median of 5)", "", "| Case | ms |", "| --- | --- |");
     lines.push(`| first call in a new backend | ${f2(r.coldStart.newBackendMs)} |`);
+    if (r.coldStart.v8StartMs !== undefined) lines.push(`| of which starting V8 (an empty \`do\` block in plv8) | ${f2(r.coldStart.v8StartMs)} |`);
+    if (r.coldStart.bundleAndReflectionMs !== undefined) lines.push(`| of which loading the bundle and reflecting the schema (first call after that) | ${f2(r.coldStart.bundleAndReflectionMs)} |`);
     lines.push(`| first call after a DDL change | ${f2(r.coldStart.afterDdlMs)} |`);
     lines.push(`| warm call | ${f2(r.coldStart.warmMs)} |`, "");
   }
