@@ -19,7 +19,7 @@ import { prepareEngine } from "./prepare";
 import { benchQueries, type BenchQuery, type Prepared } from "./queries";
 import { commitDescription, loadAverage, machineDescription, renderMarkdown, renderPlot, type Cell, type ColdStart, type MemoryFigures, type Report, type Row } from "./report";
 import { requestBody, runOnce } from "./transport";
-import { evaluateTargets } from "./targets";
+import { evaluateTargets, explainMisses } from "./targets";
 import { measureColdStart, measureMemory } from "./coldStart";
 
 const knob = (name: string, fallback: number): number => {
@@ -278,6 +278,7 @@ async function main(): Promise<number> {
       notes,
     };
     report.targets = evaluateTargets(report);
+    notes.push(...explainMisses(report, report.targets));
     if (report.load > 1) {
       notes.push("Other work kept the machine busy during this run (see the load average): figures are lower and noisier than on an idle machine.");
     }

@@ -69,3 +69,47 @@ export function evaluateTargets(r: Report): Target[] {
   });
   return targets;
 }
+
+function statementsOf(r: Report, queryName: string, engine: EngineId) {
+  return r.rows.find((x) => x.query.name === queryName && x.engine === engine)?.statements;
+}
+
+/**
+ * Where the time goes, for the targets that were missed, read from this run's own figures
+ * (pg_stat_statements and the cold-start split), so the note is never stale.
+ */
+export function explainMisses(r: Report, targets: Target[]): string[] {
+  const notes: string[] = [];
+  const missed = (prefix: string) => targets.some((t) => t.name.startsWith(prefix) && !t.pass && t.measured !== "not measured");
+  const resolve = statementsOf(r, "nested", "resolve");
+  const floor = statementsOf(r, "nested", "sql");
+  if (missed("In the database") && resolve && floor) {
+    const js = resolve.dbMs - resolve.nestedMs;
+    notes.push(
+      `Nested query in the database: graphql.resolve takes ${resolve.dbMs.toFixed(2)} ms per request in the backend, of which ${resolve.nestedMs.toFixed(2)} ms in the SQL it runs ` +
+        `(${(resolve.perRequest - floor.perRequest).toFixed(0)} statement(s) inside it) and ${js.toFixed(2)} ms in JavaScript; the hand-written SQL takes ${floor.dbMs.toFixed(2)} ms. ` +
+        (resolve.nestedMs > 1.3 * floor.dbMs ? "The generated SQL alone is slower than the floor: look at its plan first. " : "") +
+        (js > floor.dbMs ? "The JavaScript part (parse, validate, plan, render, JSON) exceeds the whole floor: an operation cache and less JSON work would help most." : ""),
+    );
+  }
+  for (const t of targets) {
+    if (t.pass || !t.name.startsWith("Over HTTP: at least") || t.measured === "not measured") continue;
+    const q = r.rows.find((x) => t.name.endsWith(x.query.title))?.query;
+    if (!q) continue;
+    const ours = statementsOf(r, q.name, "ours");
+    const sql = statementsOf(r, q.name, "sql");
+    if (ours && sql) {
+      notes.push(
+        `${q.title}: our server spends ${ours.dbMs.toFixed(2)} ms per request in the database (${ours.nestedMs.toFixed(2)} ms of it in generated SQL), against ${sql.dbMs.toFixed(2)} ms for the hand-written SQL.`,
+      );
+    }
+  }
+  const cold = r.coldStart;
+  if (cold && cold.newBackendMs >= 50 && cold.v8StartMs !== undefined && cold.bundleAndReflectionMs !== undefined) {
+    notes.push(
+      `Cold start: ${cold.v8StartMs.toFixed(1)} ms to start V8 in the backend and ${cold.bundleAndReflectionMs.toFixed(1)} ms for the first call after it (bundle load and reflection); ` +
+        "a V8 code cache for the bundle and a cheaper reflection query are the levers.",
+    );
+  }
+  return notes;
+}
