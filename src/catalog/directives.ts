@@ -46,7 +46,12 @@ export function directiveJson(comment: string | null): JsonObject {
  * The value at `key` when `valid` accepts it, undefined when it is absent or null; anything else
  * is a load error saying what the key must hold.
  */
-function optional<T extends Json>(obj: JsonObject, key: string, must: string, valid: (v: Json) => v is T): T | undefined {
+function optional<T extends Json>(
+  obj: JsonObject,
+  key: string,
+  must: string,
+  valid: (v: Json) => v is T,
+): T | undefined {
   const v = obj[key];
   if (v === undefined || v === null) return undefined;
   if (!valid(v)) throw new DirectiveError(`${LOAD_ERROR_PREFIX} "${key}" must ${must}`);

@@ -54,7 +54,6 @@ const RESERVED_NAMES = ["Query", "Mutation", "Subscription"];
 /** Primary key column types a `<x>ByPk` field can take as arguments. */
 const BY_PK_SCALARS: ReadonlySet<ScalarName> = new Set(["Int", "BigInt", "String", "UUID"]);
 
-
 /** Tables, views etc. that the API exposes: a key, a selectable column, a usable name. */
 function isExposed(table: Table, inflector: Inflector): boolean {
   if (table.kind === "partitionedTable") return false;
@@ -214,7 +213,8 @@ class Builder {
       const field = this.functionField(f, inflector);
       if (field === null) continue;
       const target = f.fn.volatility === "volatile" ? mutationFields : queryFields;
-      if (target[name] === undefined) target[name] = { ...field, extensions: resolved({ kind: "function", fn: f.fn, returns: f.returns }) };
+      if (target[name] !== undefined) continue;
+      target[name] = { ...field, extensions: resolved({ kind: "function", fn: f.fn, returns: f.returns }) };
     }
 
     const query = new GraphQLObjectType({
@@ -328,7 +328,8 @@ class Builder {
       if (!isValidName(name) || fields[name] !== undefined) continue;
       const field = this.functionField(f, t.inflector);
       if (field === null) continue;
-      fields[name] = { ...field, extensions: resolved({ kind: "computed", table: t.table, fn: f.fn, returns: f.returns }) };
+      const resolution = resolved({ kind: "computed", table: t.table, fn: f.fn, returns: f.returns });
+      fields[name] = { ...field, extensions: resolution };
     }
     for (const relation of this.relationsByTable.get(t.table.oid) ?? []) {
       const fk = relation.foreignKey;
@@ -347,15 +348,16 @@ class Builder {
   private relationField(relation: Relation, isLocalSide: boolean): GraphQLFieldConfig<unknown, unknown> {
     const target = this.tables.get(relation.to.oid)!;
     if (isLocalSide) {
-      const nonNull =
-        !relation.to.rlsEnabled &&
-        relation.foreignKey.localColumns.every((n) => relation.from.columns.find((c) => c.name === n)?.notNull === true);
+      const notNull = (name: string) => relation.from.columns.find((c) => c.name === name)?.notNull === true;
+      const nonNull = !relation.to.rlsEnabled && relation.foreignKey.localColumns.every(notNull);
       return {
         type: nonNull ? new GraphQLNonNull(target.node) : target.node,
         extensions: resolved({ kind: "relation", relation }),
       };
     }
-    if (relation.cardinality === "toOne") return { type: target.node, extensions: resolved({ kind: "relation", relation }) };
+    if (relation.cardinality === "toOne") {
+      return { type: target.node, extensions: resolved({ kind: "relation", relation }) };
+    }
     return {
       type: target.connection,
       args: connectionArgs(target, this.shared),

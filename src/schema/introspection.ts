@@ -14,6 +14,8 @@ import {
   astFromValue,
   print,
   valueFromASTUntyped,
+  type ArgumentNode,
+  type DirectiveNode,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLArgument,
@@ -23,7 +25,6 @@ import {
   type GraphQLSchema,
   type GraphQLType,
   type SelectionSetNode,
-  type ValueNode,
 } from "graphql";
 import type { ApiSchema } from "./apiSchema";
 import { SCALAR_DESCRIPTIONS, type ScalarName } from "./scalars";
@@ -82,8 +83,12 @@ export function resolveIntrospectionField(api: ApiSchema, field: FieldNode, ctx:
   }
 }
 
-function argumentValue(field: FieldNode, name: string, ctx: IntrospectionContext): unknown {
-  const arg = field.arguments?.find((a) => a.name.value === name);
+function argumentValue(
+  node: { readonly arguments?: readonly ArgumentNode[] },
+  name: string,
+  ctx: IntrospectionContext,
+): unknown {
+  const arg = node.arguments?.find((a) => a.name.value === name);
   return arg === undefined ? undefined : valueFromASTUntyped(arg.value, ctx.variables as Record<string, unknown>);
 }
 
@@ -105,10 +110,9 @@ function schemaTypes(schema: GraphQLSchema): readonly Meta[] {
   return types;
 }
 
-function isIncluded(node: { directives?: readonly { name: { value: string }; arguments?: readonly { name: { value: string }; value: ValueNode }[] }[] }, ctx: IntrospectionContext): boolean {
+function isIncluded(node: { readonly directives?: readonly DirectiveNode[] }, ctx: IntrospectionContext): boolean {
   for (const d of node.directives ?? []) {
-    const ifArg = d.arguments?.find((a) => a.name.value === "if");
-    const value = ifArg === undefined ? undefined : valueFromASTUntyped(ifArg.value, ctx.variables as Record<string, unknown>);
+    const value = argumentValue(d, "if", ctx);
     if (d.name.value === "skip" && value === true) return false;
     if (d.name.value === "include" && value === false) return false;
   }

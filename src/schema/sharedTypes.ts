@@ -17,7 +17,14 @@ import {
   type GraphQLInputFieldConfigMap,
   type GraphQLInputType,
 } from "graphql";
-import { inputResolved, resolved, sourced, type FilterOp, type InputResolution, type PageInfoField } from "./resolution";
+import {
+  inputResolved,
+  resolved,
+  sourced,
+  type FilterOp,
+  type InputResolution,
+  type PageInfoField,
+} from "./resolution";
 import {
   ENUM_FILTER_OPS,
   LIST_FILTER_OPS,

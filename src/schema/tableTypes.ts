@@ -55,7 +55,6 @@ export interface TypeResolver {
   enumFilter(shape: TypeShape & { kind: "enum" }): GraphQLInputObjectType;
 }
 
-
 const AFFECTED_COUNT = "Count of the records impacted by the mutation";
 const RECORDS = "Array of records impacted by the mutation";
 
@@ -199,7 +198,10 @@ export function buildTableTypes(
         if (type === undefined) continue;
         fields[inflector.column(column)] = { type, extensions: inputResolved({ kind: "columnFilter", column }) };
       }
-      fields["nodeId"] = { type: shared.scalarFilters.get("ID")!, extensions: inputResolved({ kind: "nodeIdFilter", table }) };
+      fields["nodeId"] = {
+        type: shared.scalarFilters.get("ID")!,
+        extensions: inputResolved({ kind: "nodeIdFilter", table }),
+      };
       fields["and"] = {
         type: new GraphQLList(new GraphQLNonNull(filter)),
         description: "Returns true only if all its inner filters are true, otherwise returns false",
@@ -210,7 +212,11 @@ export function buildTableTypes(
         description: "Returns true if at least one of its inner filters is true, otherwise returns false",
         extensions: inputResolved({ kind: "filterOr" }),
       };
-      fields["not"] = { type: filter, description: "Negates a filter", extensions: inputResolved({ kind: "filterNot" }) };
+      fields["not"] = {
+        type: filter,
+        description: "Negates a filter",
+        extensions: inputResolved({ kind: "filterNot" }),
+      };
       return fields;
     },
     extensions: sourced({ kind: "filter", table }),
