@@ -22,6 +22,7 @@ import type {
   UniqueIndex,
   Volatility,
 } from "./model";
+import { invariant } from "../util/invariant";
 
 interface RawColumn {
   attnum: number;
@@ -113,7 +114,7 @@ function relationKind(relkind: string): RelationKind {
     case "p":
       return "partitionedTable";
     default:
-      throw new Error(`unexpected relkind ${relkind}`);
+      invariant(false, `unexpected relkind ${relkind}`);
   }
 }
 

@@ -16,6 +16,7 @@ import {
 } from "graphql";
 import type { Catalog, PgType, SchemaDirectives, Table } from "../catalog/model";
 import { DEFAULT_MAX_ROWS } from "../catalog/directives";
+import { unreachable } from "../util/invariant";
 import type { ApiSchema } from "./apiSchema";
 import { computedFunctions, exposedFunctions, takesRow, type ExposedFunction } from "./functionFields";
 import { Inflector, isGraphQLName, isValidName } from "./inflection";
@@ -160,10 +161,8 @@ class Builder {
       case "composite":
       case "unsupported":
         return null;
-      default: {
-        const never: never = shape;
-        throw new Error(`unexpected shape ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(shape, "shape");
     }
   }
 
@@ -393,10 +392,8 @@ class Builder {
         const target = this.tables.get(f.returns.table.oid)!;
         return { type: target.connection, args: { ...args, ...connectionArgs(target, this.shared) }, description };
       }
-      default: {
-        const never: never = f.returns;
-        throw new Error(`unexpected return ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(f.returns, "return");
     }
   }
 }

@@ -2,6 +2,7 @@
 // Input: catalog functions + exposed tables; output: root (Query/Mutation) and computed field specs.
 
 import type { FunctionArg, PgFunction, Table } from "../catalog/model";
+import { unreachable } from "../util/invariant";
 import type { FunctionReturn } from "./resolution";
 import type { TypeMapper, TypeShape } from "./scalars";
 
@@ -37,10 +38,8 @@ function plainShape(shape: TypeShape): boolean {
     case "composite":
     case "unsupported":
       return false;
-    default: {
-      const never: never = shape;
-      throw new Error(`unexpected shape ${JSON.stringify(never)}`);
-    }
+    default:
+      return unreachable(shape, "shape");
   }
 }
 

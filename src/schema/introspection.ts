@@ -26,6 +26,7 @@ import {
   type GraphQLType,
   type SelectionSetNode,
 } from "graphql";
+import { invariant, unreachable } from "../util/invariant";
 import type { ApiSchema } from "./apiSchema";
 import { SCALAR_DESCRIPTIONS, type ScalarName } from "./scalars";
 
@@ -69,7 +70,7 @@ export function introspectionEnabled(api: ApiSchema): boolean {
  */
 export function resolveIntrospectionField(api: ApiSchema, field: FieldNode, ctx: IntrospectionContext): Json {
   const schema = api.introspection;
-  if (schema === null) throw new Error("introspection is disabled for this schema");
+  invariant(schema !== null, "introspection is disabled for this schema");
   switch (field.name.value) {
     case "__schema":
       return resolveObject({ kind: "__Schema", schema }, field.selectionSet, ctx, schema);
@@ -79,7 +80,7 @@ export function resolveIntrospectionField(api: ApiSchema, field: FieldNode, ctx:
       return type === undefined ? null : resolveObject({ kind: "__Type", type }, field.selectionSet, ctx, schema);
     }
     default:
-      throw new Error(`not an introspection field: ${field.name.value}`);
+      invariant(false, `not an introspection field: ${field.name.value}`);
   }
 }
 
@@ -152,10 +153,8 @@ function collectFields(
         }
         break;
       }
-      default: {
-        const never: never = selection;
-        throw new Error(`unexpected selection ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(selection, "selection");
     }
   }
   return out;
@@ -250,7 +249,7 @@ function typeKind(type: GraphQLType): string {
   if (type instanceof GraphQLUnionType) return "UNION";
   if (type instanceof GraphQLEnumType) return "ENUM";
   if (type instanceof GraphQLInputObjectType) return "INPUT_OBJECT";
-  throw new Error("unknown graphql-js type");
+  invariant(false, "unknown graphql-js type");
 }
 
 function typeDescription(type: GraphQLNamedType): string | null {
@@ -328,10 +327,8 @@ function fieldValue(meta: Meta, name: string, schema: GraphQLSchema): Value {
         default:
           return null;
       }
-    default: {
-      const never: never = meta;
-      throw new Error(`unexpected meta ${JSON.stringify(never)}`);
-    }
+    default:
+      return unreachable(meta, "meta");
   }
 }
 

@@ -2,6 +2,7 @@
 // Input: a type oid and the catalog's types; output: a TypeShape the builder turns into graphql-js types.
 
 import type { PgType } from "../catalog/model";
+import { unreachable } from "../util/invariant";
 
 export type ScalarName =
   | "Int"
@@ -99,10 +100,8 @@ export class TypeMapper {
         return { kind: "composite", type: t };
       case "pseudo":
         return { kind: "unsupported", reason: "pseudo" };
-      default: {
-        const never: never = t;
-        throw new Error(`unexpected type ${JSON.stringify(never)}`);
-      }
+      default:
+        return unreachable(t, "type");
     }
   }
 }
