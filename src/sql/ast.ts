@@ -22,7 +22,7 @@ export type BinaryOp =
   | "@>" | "<@" | "&&"
   | "is distinct from" | "is not distinct from"
   | "+" | "-" | "||"
-  /** jsonb element by index. */
+  /** json element by index (negative counts from the end). */
   | "->";
 
 export type Expr =
@@ -50,7 +50,7 @@ export type Expr =
   | { kind: "subquery"; select: Select }
   | { kind: "exists"; select: Select }
   | { kind: "anyOf"; expr: Expr; array: Expr }
-  /** `jsonb_build_object(k1, v1, ...)`, split into `||`-joined calls past PostgreSQL's argument limit. */
+  /** `json_build_object(k1, v1, ...)`; past PostgreSQL's argument limit, `||`-joined jsonb calls cast to json. */
   | { kind: "jsonObject"; entries: { key: string; value: Expr }[] };
 
 export type Direction = "asc" | "desc";

@@ -83,7 +83,7 @@ export function tableFrom(table: Table, alias: string): FromItem {
 }
 
 export function toJson(e: Expr): Expr {
-  return call("to_jsonb", e);
+  return call("to_json", e);
 }
 
 export function output(e: Expr, kind: OutputKind): Expr {
@@ -108,7 +108,11 @@ export function output(e: Expr, kind: OutputKind): Expr {
   }
 }
 
-/** base64 of the text, without the line breaks PostgreSQL's encoder inserts. */
+/**
+ * base64 of the text, without the line breaks PostgreSQL's encoder inserts. Node ids and cursors
+ * stay jsonb arrays: jsonb writes numbers in one canonical form (float 1e20 as
+ * 100000000000000000000), which the decoder and earlier cursors rely on.
+ */
 function base64(e: Expr): Expr {
   return call("replace", call("encode", call("convert_to", e, text("utf8")), text("base64")), call("chr", int(10)), text(""));
 }
@@ -316,7 +320,7 @@ export function connectionExpr(
   // Row numbers count the rows an offset skips too.
   const inWindow = binary("<=", n, conn.offset ? binary("+", conn.pageSize, conn.offset) : conn.pageSize);
   const byPosition: OrderItem[] = [{ expr: n, direction: conn.backward ? "desc" : "asc", nulls: "last" }];
-  const windowAgg = (e: Expr): Expr => ({ kind: "call", schema: null, name: "jsonb_agg", args: [e], orderBy: byPosition, filter: inWindow });
+  const windowAgg = (e: Expr): Expr => ({ kind: "call", schema: null, name: "json_agg", args: [e], orderBy: byPosition, filter: inWindow });
   const hasMore = binary(">", { kind: "countStar" }, conn.pageSize);
 
   const entries: { key: string; value: Expr }[] = [];
@@ -350,7 +354,7 @@ export function connectionExpr(
             }
           }),
         };
-        entries.push({ key: f.key, value: call("coalesce", windowAgg(edge), call("jsonb_build_array")) });
+        entries.push({ key: f.key, value: call("coalesce", windowAgg(edge), call("json_build_array")) });
         break;
       }
       case "pageInfo": {

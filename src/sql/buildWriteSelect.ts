@@ -27,7 +27,7 @@ export function buildWriteSelect(
       case "records":
         return {
           key: f.key,
-          value: call("coalesce", call("jsonb_agg", nodeObject(f.node, written, aliases)), call("jsonb_build_array")),
+          value: call("coalesce", call("json_agg", nodeObject(f.node, written, aliases)), call("json_build_array")),
         };
       default:
         return unreachable(f, "write result field");
@@ -41,7 +41,7 @@ export function buildWriteSelect(
       whens: [
         {
           when: binary(">", { kind: "countStar" }, write.atMost),
-          then: { kind: "cast", expr: { kind: "call", schema: "graphql", name: "exception", args: [message] }, type: { schema: "pg_catalog", name: "jsonb", array: false } },
+          then: { kind: "cast", expr: { kind: "call", schema: "graphql", name: "exception", args: [message] }, type: { schema: "pg_catalog", name: "json", array: false } },
         },
       ],
       else: result,

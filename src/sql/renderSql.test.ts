@@ -29,11 +29,12 @@ describe("renderSql", () => {
     expect(s.params).toEqual(["x", "5"]);
   });
 
-  it("splits jsonb_build_object past 50 pairs", () => {
+  it("splits an object past 50 pairs into merged calls", () => {
     const entries = Array.from({ length: 51 }, (_, i) => ({ key: "k" + i, value: { kind: "int", value: i } as Expr }));
     const s = renderSql(select({ columns: [{ expr: { kind: "jsonObject", entries }, alias: "o" }] }));
     expect(s.sql.match(/jsonb_build_object\(/g)).toHaveLength(2);
     expect(s.sql).toContain(" || ");
+    expect(s.sql).toContain(")::json");
   });
 
   it("renders hostile values as parameters, never into the text", () => {

@@ -12,7 +12,7 @@ export interface Statement {
   nodes: ParamNode[];
 }
 
-/** PostgreSQL caps function arguments at 100, so one jsonb_build_object call holds 50 pairs. */
+/** PostgreSQL caps function arguments at 100, so one json_build_object call holds 50 pairs. */
 const MAX_PAIRS_PER_CALL = 50;
 
 /** Planner-chosen constants only (JSON keys, type names): GraphQL names and fixed words. */
@@ -93,15 +93,20 @@ export function renderSql(root: Select): Statement {
       case "anyOf":
         return "(" + expr(e.expr) + " = any(" + expr(e.array) + "))";
       case "jsonObject": {
-        if (e.entries.length === 0) return "jsonb_build_object()";
+        // json (not jsonb): kept as written, no per-level key sorting or deduplication; the
+        // response is parsed into jsonb once, at the end.
+        if (e.entries.length === 0) return "json_build_object()";
         const chunks: string[] = [];
         for (let i = 0; i < e.entries.length; i += MAX_PAIRS_PER_CALL) {
           const pairs = e.entries
             .slice(i, i + MAX_PAIRS_PER_CALL)
             .map((en) => expr({ kind: "text", value: en.key }) + ", " + expr(en.value));
-          chunks.push("jsonb_build_object(" + pairs.join(", ") + ")");
+          chunks.push(pairs.join(", "));
         }
-        return chunks.length === 1 ? chunks[0]! : "(" + chunks.join(" || ") + ")";
+        if (chunks.length === 1) return "json_build_object(" + chunks[0]! + ")";
+        // json has no object concatenation: the rare object past the argument limit is merged
+        // as jsonb, which keeps the same keys and values.
+        return "(" + chunks.map((c) => "jsonb_build_object(" + c + ")").join(" || ") + ")::json";
       }
       default: {
         return unreachable(e, "expression");
