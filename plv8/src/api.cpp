@@ -6,12 +6,9 @@ extern "C" {
 #include "access/xact.h"
 #include "catalog/pg_proc.h"
 #include "commands/proclang.h"
-#include "parser/parse_param.h"
-#include "parser/parse_type.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
-#include "utils/portal.h"
 #include "utils/regproc.h"
 #include "utils/syscache.h"
 }
@@ -51,15 +48,22 @@ void Elog(const Args &args) {
 	PgTry(env, [&] { ereport(level, (errmsg("%s", m))); });
 }
 
-void QuoteLiteral(const Args &args) {
+// quote_literal / quote_ident: the quoted text can outgrow both PostgreSQL's allocation limit
+// and V8's string limit, so both steps report errors instead of failing silently.
+void Quote(const Args &args, bool literal) {
 	Env *env = EnvOf(args);
 	bool ok;
-	std::string s = ToStdString(env->isolate, args.Length() ? args[0] : v8::Undefined(env->isolate).As<v8::Value>(), &ok);
+	std::string s = ToStdString(env->isolate, args[0], &ok);
 	if (!ok) return;
-	char *q = quote_literal_cstr(s.c_str());
-	args.GetReturnValue().Set(NewString(env->isolate, q));
-	pfree(q);
+	const char *in = s.c_str();
+	const char *q = nullptr;
+	if (!PgTry(env, [&] { q = literal ? quote_literal_cstr(in) : quote_identifier(in); })) return;
+	v8::Local<v8::String> out;
+	if (NewText(env, q, strlen(q)).ToLocal(&out)) args.GetReturnValue().Set(out);
+	if (q != in) pfree(const_cast<char *>(q));
 }
+
+void QuoteLiteral(const Args &args) { Quote(args, true); }
 
 void QuoteNullable(const Args &args) {
 	Env *env = EnvOf(args);
@@ -70,20 +74,13 @@ void QuoteNullable(const Args &args) {
 	QuoteLiteral(args);
 }
 
-void QuoteIdent(const Args &args) {
-	Env *env = EnvOf(args);
-	bool ok;
-	std::string s = ToStdString(env->isolate, args.Length() ? args[0] : v8::Undefined(env->isolate).As<v8::Value>(), &ok);
-	if (!ok) return;
-	const char *q = quote_identifier(s.c_str());
-	args.GetReturnValue().Set(NewString(env->isolate, q));
-}
+void QuoteIdent(const Args &args) { Quote(args, false); }
 
 void FindFunction(const Args &args) {
 	Env *env = EnvOf(args);
 	v8::Isolate *isolate = env->isolate;
 	bool ok;
-	std::string sig = ToStdString(isolate, args.Length() ? args[0] : v8::Undefined(isolate).As<v8::Value>(), &ok);
+	std::string sig = ToStdString(isolate, args[0], &ok);
 	if (!ok) return;
 	const char *s = sig.c_str();
 	Oid fn = InvalidOid;
@@ -113,7 +110,7 @@ void FindFunction(const Args &args) {
 
 void ReturnNextFn(const Args &args) {
 	Env *env = EnvOf(args);
-	ReturnNext(env, args.Length() ? args[0] : v8::Undefined(env->isolate).As<v8::Value>());
+	ReturnNext(env, args[0]);  // undefined when not given
 }
 
 void MemoryUsage(const Args &args) {
@@ -150,13 +147,21 @@ void Rollback(const Args &args) {
 	PgTry(env, [&] { SPI_rollback(); });
 }
 
+}  // namespace
+
 void SetMethod(v8::Isolate *isolate, v8::Local<v8::ObjectTemplate> t, const char *name, v8::FunctionCallback cb,
                v8::Local<v8::External> data) {
 	t->Set(NewString(isolate, name), v8::FunctionTemplate::New(isolate, cb, data));
 }
 
-
-}  // namespace
+v8::Local<v8::ObjectTemplate> WrapperTemplate(v8::Isolate *isolate, const char *tag, std::initializer_list<Method> methods,
+                                              v8::Local<v8::External> data) {
+	v8::Local<v8::ObjectTemplate> t = v8::ObjectTemplate::New(isolate);
+	t->SetInternalFieldCount(1);
+	for (const Method &m : methods) SetMethod(isolate, t, m.name, m.fn, data);
+	t->Set(v8::Symbol::GetToStringTag(isolate), NewString(isolate, tag));
+	return t;
+}
 
 void InstallGlobals(Env *env, v8::Local<v8::Context> context) {
 	v8::Isolate *isolate = env->isolate;

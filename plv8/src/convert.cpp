@@ -144,9 +144,19 @@ static v8::MaybeLocal<v8::Value> OutputString(Env *env, Datum value, TypeInfo *t
 		    s = OutputFunctionCall(&ti->out, value);
 	    }))
 		return {};
-	v8::Local<v8::Value> out = NewString(env->isolate, s);
+	v8::Local<v8::String> out;
+	bool made = NewText(env, s, strlen(s)).ToLocal(&out);
 	pfree(s);
+	if (!made) return {};
 	return out;
+}
+
+v8::Local<v8::Array> NewArray(v8::Isolate *isolate, uint64 n) {
+	// Array::New(n) allocates all n slots at once and ends the process when V8 cannot (past
+	// ~134 million elements); a larger array grows as it is filled, where the heap limit and
+	// V8's own limits stop it cleanly.
+	const uint64 kPreallocMax = 1 << 24;
+	return v8::Array::New(isolate, n <= kPreallocMax ? static_cast<int>(n) : 0);
 }
 
 // Reads (or re-reads after ALTER TYPE) the row type of a named composite into `ti`.
@@ -216,7 +226,8 @@ v8::MaybeLocal<v8::Value> ToJs(Env *env, Datum value, bool isnull, TypeInfo *ti)
 			struct varlena *t = nullptr;
 			if (!PgTry(env, [&] { t = pg_detoast_datum_packed(reinterpret_cast<struct varlena *>(DatumGetPointer(value))); }))
 				return {};
-			v8::Local<v8::String> s = NewString(isolate, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+			v8::Local<v8::String> s;
+			if (!NewText(env, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)).ToLocal(&s)) return {};
 			if (ti->kind == TypeKind::Text) return s;
 			v8::Local<v8::Value> parsed;
 			if (!v8::JSON::Parse(cx, s).ToLocal(&parsed)) return {};
@@ -225,9 +236,11 @@ v8::MaybeLocal<v8::Value> ToJs(Env *env, Datum value, bool isnull, TypeInfo *ti)
 		case TypeKind::Jsonb: {
 			char *text = nullptr;
 			if (!PgTry(env, [&] { text = DatumGetCString(DirectFunctionCall1(jsonb_out, value)); })) return {};
-			v8::Local<v8::Value> parsed;
-			if (!v8::JSON::Parse(cx, NewString(isolate, text)).ToLocal(&parsed)) return {};
+			v8::Local<v8::String> s;
+			bool made = NewText(env, text, strlen(text)).ToLocal(&s);
 			pfree(text);
+			v8::Local<v8::Value> parsed;
+			if (!made || !v8::JSON::Parse(cx, s).ToLocal(&parsed)) return {};
 			return parsed;
 		}
 		case TypeKind::Bytea: {
@@ -235,8 +248,8 @@ v8::MaybeLocal<v8::Value> ToJs(Env *env, Datum value, bool isnull, TypeInfo *ti)
 			if (!PgTry(env, [&] { t = pg_detoast_datum_packed(reinterpret_cast<struct varlena *>(DatumGetPointer(value))); }))
 				return {};
 			size_t n = VARSIZE_ANY_EXHDR(t);
-			v8::Local<v8::ArrayBuffer> ab = v8::ArrayBuffer::New(isolate, n);
-			if (n > 0) memcpy(ab->GetBackingStore()->Data(), VARDATA_ANY(t), n);
+			v8::Local<v8::ArrayBuffer> ab;
+			if (!NewArrayBuffer(env, VARDATA_ANY(t), n).ToLocal(&ab)) return {};
 			return v8::Uint8Array::New(ab, 0, n);
 		}
 		case TypeKind::Date: {
@@ -260,7 +273,7 @@ v8::MaybeLocal<v8::Value> ToJs(Env *env, Datum value, bool isnull, TypeInfo *ti)
 				    deconstruct_array(arr, ARR_ELEMTYPE(arr), et->len, et->byval, et->align, &elems, &nulls, &n);
 			    }))
 				return {};
-			v8::Local<v8::Array> out = v8::Array::New(isolate, n);
+			v8::Local<v8::Array> out = NewArray(isolate, n);
 			for (int i = 0; i < n; i++) {
 				v8::Local<v8::Value> v;
 				if (!ToJs(env, elems[i], nulls[i], et).ToLocal(&v)) return {};
@@ -277,8 +290,8 @@ v8::MaybeLocal<v8::Value> ToJs(Env *env, Datum value, bool isnull, TypeInfo *ti)
 			}
 			int n = ARR_NDIM(arr) == 0 ? 0 : ARR_DIMS(arr)[0];
 			size_t width = ti->elem->len;
-			v8::Local<v8::ArrayBuffer> ab = v8::ArrayBuffer::New(isolate, n * width);
-			if (n > 0) memcpy(ab->GetBackingStore()->Data(), ARR_DATA_PTR(arr), n * width);
+			v8::Local<v8::ArrayBuffer> ab;
+			if (!NewArrayBuffer(env, ARR_DATA_PTR(arr), n * width).ToLocal(&ab)) return {};
 			switch (ti->typed_elem) {
 				case INT2OID: return v8::Int16Array::New(ab, 0, n);
 				case INT4OID: return v8::Int32Array::New(ab, 0, n);
@@ -389,6 +402,22 @@ bool ObjectToTuple(Env *env, v8::Local<v8::Value> value, TupleDesc desc, TypeInf
 	return PgTry(env, [&] { *out = heap_form_tuple(desc, values, nulls); });
 }
 
+// A varlena (text, json, bytea) holding `len` bytes. PostgreSQL values stop at 1 GB; a longer
+// JavaScript string or buffer is an error of the statement, not a failed allocation.
+static bool TextToDatum(Env *env, const char *data, size_t len, TypeInfo *ti, Datum *out) {
+	return PgTry(env, [&] {
+		if (len > MaxAllocSize - VARHDRSZ - 1)
+			ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			                errmsg("JavaScript value is too long for type %s", format_type_be(ti->typid)),
+			                errdetail("The value has %zu bytes; a PostgreSQL value holds at most %zu bytes.", len,
+			                          (size_t)(MaxAllocSize - VARHDRSZ - 1))));
+		struct varlena *v = static_cast<struct varlena *>(palloc(len + VARHDRSZ));
+		SET_VARSIZE(v, len + VARHDRSZ);
+		if (len > 0) memcpy(VARDATA(v), data, len);
+		*out = PointerGetDatum(v);
+	});
+}
+
 static bool CompositeToDatum(Env *env, v8::Local<v8::Value> value, TypeInfo *ti, Datum *out) {
 	// A result whose row type came from the call site (a column definition list) is used as is.
 	if (ti->tupdesc == nullptr || ti->tupdesc_id != 0) {
@@ -463,15 +492,12 @@ static bool ToDatumBase(Env *env, v8::Local<v8::Value> value, TypeInfo *ti, Datu
 		case TypeKind::Text: {
 			bool ok;
 			std::string s = ToStdString(isolate, value, &ok);
-			if (!ok) return false;
-			*out = PointerGetDatum(cstring_to_text_with_len(s.data(), s.size()));
-			return true;
+			return ok && TextToDatum(env, s.data(), s.size(), ti, out);
 		}
 		case TypeKind::Json: {
 			std::string s;
 			if (!StringifyJson(env, value, &s, isnull)) return false;
-			if (!*isnull) *out = PointerGetDatum(cstring_to_text_with_len(s.data(), s.size()));
-			return true;
+			return *isnull || TextToDatum(env, s.data(), s.size(), ti, out);
 		}
 		case TypeKind::Jsonb: {
 			std::string s;
@@ -483,13 +509,7 @@ static bool ToDatumBase(Env *env, v8::Local<v8::Value> value, TypeInfo *ti, Datu
 		case TypeKind::Bytea: {
 			const char *data;
 			size_t len;
-			if (BytesOf(value, &data, &len)) {
-				bytea *b = static_cast<bytea *>(palloc(len + VARHDRSZ));
-				SET_VARSIZE(b, len + VARHDRSZ);
-				if (len > 0) memcpy(VARDATA(b), data, len);
-				*out = PointerGetDatum(b);
-				return true;
-			}
+			if (BytesOf(value, &data, &len)) return TextToDatum(env, data, len, ti, out);
 			return Lexical(env, value, ti, out);
 		}
 		case TypeKind::Date:
@@ -519,8 +539,16 @@ static bool ToDatumBase(Env *env, v8::Local<v8::Value> value, TypeInfo *ti, Datu
 			uint32_t n;
 			if (value->IsArray()) n = value.As<v8::Array>()->Length();
 			else n = static_cast<uint32_t>(value.As<v8::TypedArray>()->Length());
-			Datum *elems = static_cast<Datum *>(palloc(sizeof(Datum) * (n + 1)));
-			bool *nulls = static_cast<bool *>(palloc(sizeof(bool) * (n + 1)));
+			Datum *elems = nullptr;
+			bool *nulls = nullptr;
+			if (!PgTry(env, [&] {
+				    if (n > MaxArraySize)
+					    ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					                    errmsg("array size exceeds the maximum allowed (%d)", (int)MaxArraySize)));
+				    elems = static_cast<Datum *>(palloc(sizeof(Datum) * (n + 1)));
+				    nulls = static_cast<bool *>(palloc(sizeof(bool) * (n + 1)));
+			    }))
+				return false;
 			TypeInfo *et = ti->elem;
 			for (uint32_t i = 0; i < n; i++) {
 				v8::Local<v8::Value> v;

@@ -4,37 +4,10 @@
 
 namespace plv8 {
 
-v8::Local<v8::String> NewString(v8::Isolate *isolate, const char *s, int len) {
-	v8::Local<v8::String> out;
-	if (!v8::String::NewFromUtf8(isolate, s, v8::NewStringType::kNormal, len).ToLocal(&out))
-		return v8::String::Empty(isolate);
-	return out;
-}
-
-std::string ToStdString(v8::Isolate *isolate, v8::Local<v8::Value> value, bool *ok) {
-	if (value->IsString()) {
-		v8::String::Utf8Value s(isolate, value);
-		if (ok) *ok = true;
-		return std::string(*s ? *s : "", *s ? s.length() : 0);
-	}
-	v8::Local<v8::String> str;
-	if (!value->ToString(isolate->GetCurrentContext()).ToLocal(&str)) {
-		if (ok) *ok = false;
-		return std::string();
-	}
-	v8::String::Utf8Value s(isolate, str);
-	if (ok) *ok = true;
-	return std::string(*s ? *s : "", *s ? s.length() : 0);
-}
-
-void ThrowJsError(v8::Isolate *isolate, const char *message) {
-	isolate->ThrowException(v8::Exception::Error(NewString(isolate, message)));
-}
-
 static void SetIf(v8::Isolate *isolate, v8::Local<v8::Context> cx, v8::Local<v8::Object> obj,
                   const char *key, const char *value) {
 	if (value == nullptr) return;
-	if (obj->Set(cx, NewString(isolate, key), NewString(isolate, value)).IsNothing()) return;
+	if (obj->Set(cx, NewString(isolate, key), NewString(isolate, ClipErrorText(value).c_str())).IsNothing()) return;
 }
 
 void ThrowPgError(Env *env, ErrorData *edata) {
@@ -45,7 +18,8 @@ void ThrowPgError(Env *env, ErrorData *edata) {
 	}
 	v8::Isolate *isolate = env->isolate;
 	v8::Local<v8::Context> cx = isolate->GetCurrentContext();
-	v8::Local<v8::Value> ex = v8::Exception::Error(NewString(isolate, edata->message ? edata->message : ""));
+	std::string message = ClipErrorText(edata->message ? edata->message : "");
+	v8::Local<v8::Value> ex = v8::Exception::Error(NewString(isolate, message.c_str()));
 	v8::Local<v8::Object> obj;
 	if (ex->ToObject(cx).ToLocal(&obj)) {
 		const char *code = unpack_sql_state(edata->sqlerrcode);
@@ -72,7 +46,7 @@ static char *GetStringProp(v8::Isolate *isolate, v8::Local<v8::Context> cx, v8::
 	if (v->IsUndefined() || v->IsNull()) return nullptr;
 	bool ok;
 	std::string s = ToStdString(isolate, v, &ok);
-	return ok ? pstrdup(s.c_str()) : nullptr;
+	return ok ? pstrdup(ClipErrorText(std::move(s)).c_str()) : nullptr;
 }
 
 static bool IsSqlState(const char *s) {
@@ -96,7 +70,7 @@ void CaptureJsError(Env *env, v8::TryCatch &tc, JsError *out) {
 	if (!ex.IsEmpty()) text = ToStdString(isolate, ex, &ok);
 	if (!ok && !msg.IsEmpty()) text = ToStdString(isolate, msg->Get(), &ok);
 	if (text.compare(0, 7, "Error: ") == 0) text = text.substr(7);
-	out->message = pstrdup(text.c_str());
+	out->message = pstrdup(ClipErrorText(std::move(text)).c_str());
 
 	if (!ex.IsEmpty() && ex->IsObject()) {
 		v8::Local<v8::Object> obj = ex.As<v8::Object>();
@@ -123,7 +97,7 @@ void CaptureJsError(Env *env, v8::TryCatch &tc, JsError *out) {
 			std::string name = ToStdString(isolate, msg->GetScriptResourceName(), &ok);
 			std::string source = ToStdString(isolate, src, &ok);
 			std::string c = name + "() LINE " + std::to_string(line) + ": " + source;
-			out->context = pstrdup(c.c_str());
+			out->context = pstrdup(ClipErrorText(std::move(c)).c_str());
 		}
 	}
 }

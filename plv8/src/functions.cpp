@@ -135,13 +135,20 @@ std::string FunctionSource(FnInfo *info) {
 }
 
 // Compiles `(function (args) {\n body \n})`, line numbers counted from the body.
+v8::MaybeLocal<v8::Script> CompileScript(Env *env, const std::string &source, const char *name) {
+	v8::Isolate *isolate = env->isolate;
+	v8::ScriptOrigin origin(isolate, NewString(isolate, name), -1, 0);
+	v8::Local<v8::String> text;
+	if (!NewText(env, source.data(), source.size()).ToLocal(&text)) return {};
+	return v8::Script::Compile(isolate->GetCurrentContext(), text, &origin);
+}
+
+// The function a wrapped body evaluates to.
 v8::MaybeLocal<v8::Function> Compile(Env *env, const std::string &source, const char *name) {
 	v8::Isolate *isolate = env->isolate;
 	v8::Local<v8::Context> cx = isolate->GetCurrentContext();
-	v8::ScriptOrigin origin(isolate, NewString(isolate, name), -1, 0);
 	v8::Local<v8::Script> script;
-	if (!v8::Script::Compile(cx, NewString(isolate, source.c_str(), (int)source.size()), &origin).ToLocal(&script))
-		return {};
+	if (!CompileScript(env, source, name).ToLocal(&script)) return {};
 	v8::Local<v8::Value> v;
 	if (!script->Run(cx).ToLocal(&v)) return {};
 	if (!v->IsFunction()) {
@@ -222,8 +229,11 @@ bool TriggerArgs(Env *env, TriggerData *td, TypeInfo **attrs, v8::Local<v8::Valu
 	if (!PgTry(env, [&] { nsp = get_namespace_name(RelationGetNamespace(rel)); })) return false;
 	argv[8] = TgString(isolate, nsp ? nsp : "");
 	v8::Local<v8::Array> targv = v8::Array::New(isolate, td->tg_trigger->tgnargs);
-	for (int i = 0; i < td->tg_trigger->tgnargs; i++)
-		if (targv->Set(cx, i, TgString(isolate, td->tg_trigger->tgargs[i])).IsNothing()) return false;
+	for (int i = 0; i < td->tg_trigger->tgnargs; i++) {
+		const char *arg = td->tg_trigger->tgargs[i];
+		v8::Local<v8::String> s;
+		if (!NewText(env, arg, strlen(arg)).ToLocal(&s) || targv->Set(cx, i, s).IsNothing()) return false;
+	}
 	argv[9] = targv;
 	return true;
 }
@@ -268,9 +278,11 @@ bool CollectSet(Env *env, v8::Local<v8::Value> result) {
 	return ReturnNext(env, result);
 }
 
-// Everything that touches V8 for one call; no PostgreSQL error can escape it.
-void RunFunction(Env *env, FnInfo *info, FunctionCallInfo fcinfo, CallState *state, MemoryContext callercxt,
-                 Outcome *out) {
+// Runs `body(cx)` in `env` with the watchdog armed and `state` (if any) as the current call.
+// A failure is captured into `out` as plain data: the PostgreSQL error is raised by Finish()
+// only after these V8 scopes are gone, since a longjmp must never cross them.
+template <typename F>
+void RunJs(Env *env, CallState *state, Outcome *out, F body) {
 	v8::Isolate *isolate = env->isolate;
 	v8::Isolate::Scope iscope(isolate);
 	v8::HandleScope hscope(isolate);
@@ -278,89 +290,91 @@ void RunFunction(Env *env, FnInfo *info, FunctionCallInfo fcinfo, CallState *sta
 	v8::Context::Scope cscope(cx);
 	EnterJs(env);
 	v8::TryCatch tc(isolate);
-	state->outer = current_call;
-	current_call = state;
-
-	bool ok = false;
-	do {
-		v8::Local<v8::Function> fn;
-		if (!CompiledFor(env, info).ToLocal(&fn)) break;
-		TriggerData *td = info->is_trigger && CALLED_AS_TRIGGER(fcinfo) ? reinterpret_cast<TriggerData *>(fcinfo->context) : nullptr;
-		TypeInfo **tattrs = nullptr;
-		std::vector<v8::Local<v8::Value>> argv;
-		if (td != nullptr) {
-			if (!PgTry(env, [&] { tattrs = AttrTypeInfos(RelationGetDescr(td->tg_relation), CurrentMemoryContext); })) break;
-			argv.resize(10);
-			if (!TriggerArgs(env, td, tattrs, argv.data())) break;
-		} else {
-			argv.resize(info->nargs);
-			bool argok = true;
-			WindowObject win = info->prokind == PROKIND_WINDOW ? PG_WINDOW_OBJECT() : nullptr;
-			for (int i = 0; i < info->nargs && argok; i++) {
-				TypeInfo *ti = info->args[i];
-				if (ti == nullptr) {
-					Oid actual = get_fn_expr_argtype(fcinfo->flinfo, i);
-					if (!PgTry(env, [&] { ti = TypeInfoNew(actual, -1, CurrentMemoryContext); })) {
-						argok = false;
-						break;
-					}
-				}
-				Datum d;
-				bool isnull;
-				if (win != nullptr) {
-					if (!PgTry(env, [&] { d = WinGetFuncArgCurrent(win, i, &isnull); })) {
-						argok = false;
-						break;
-					}
-				} else {
-					d = fcinfo->args[i].value;
-					isnull = fcinfo->args[i].isnull;
-				}
-				if (!ToJs(env, d, isnull, ti).ToLocal(&argv[i])) argok = false;
-			}
-			if (!argok) break;
-		}
-		v8::Local<v8::Value> result;
-		v8::Local<v8::Object> self = v8::Object::New(isolate);
-		if (!fn->Call(cx, self, (int)argv.size(), argv.data()).ToLocal(&result)) break;
-
-		if (td != nullptr) {
-			ok = TriggerResult(env, td, tattrs, result, callercxt, out);
-		} else if (info->retset) {
-			ok = CollectSet(env, result);
-			out->isnull = true;
-		} else {
-			TypeInfo *ti = info->ret;
-			MemoryContext old = MemoryContextSwitchTo(callercxt);
-			if (ti == nullptr) {
-				bool got = PgTry(env, [&] {
-					TupleDesc desc = nullptr;
-					Oid rt = InvalidOid;
-					TypeFuncClass cls = get_call_result_type(fcinfo, &rt, &desc);
-					if (cls == TYPEFUNC_COMPOSITE) {
-						ti = TypeInfoNew(desc->tdtypeid, desc->tdtypmod, CurrentMemoryContext);
-						ti->kind = TypeKind::Composite;
-						ti->tupdesc = BlessTupleDesc(desc);
-						ti->attrs = AttrTypeInfos(desc, CurrentMemoryContext);
-					} else {
-						ti = TypeInfoNew(rt, -1, CurrentMemoryContext);
-					}
-				});
-				if (!got) {
-					MemoryContextSwitchTo(old);
-					break;
-				}
-			}
-			ok = ToDatum(env, result, ti, &out->result, &out->isnull);
-			MemoryContextSwitchTo(old);
-		}
-	} while (false);
-
-	current_call = state->outer;
+	if (state != nullptr) {
+		state->outer = current_call;
+		current_call = state;
+	}
+	bool ok = body(cx);
+	if (state != nullptr) current_call = state->outer;
 	bool terminated = tc.HasTerminated() || isolate->IsExecutionTerminating();
 	if (!ok && !terminated && tc.HasCaught()) CaptureJsError(env, tc, &out->err);
 	out->failed = !ok;
 	out->terminated = LeaveJs(env, terminated);
+}
+
+// The SQL arguments of a plain or window call as JavaScript values.
+bool CallArgs(Env *env, FnInfo *info, FunctionCallInfo fcinfo, std::vector<v8::Local<v8::Value>> *argv) {
+	argv->resize(info->nargs);
+	WindowObject win = info->prokind == PROKIND_WINDOW ? PG_WINDOW_OBJECT() : nullptr;
+	for (int i = 0; i < info->nargs; i++) {
+		TypeInfo *ti = info->args[i];
+		if (ti == nullptr) {  // polymorphic: the actual type of this call site
+			Oid actual = get_fn_expr_argtype(fcinfo->flinfo, i);
+			if (!PgTry(env, [&] { ti = TypeInfoNew(actual, -1, CurrentMemoryContext); })) return false;
+		}
+		Datum d;
+		bool isnull;
+		if (win == nullptr) {
+			d = fcinfo->args[i].value;
+			isnull = fcinfo->args[i].isnull;
+		} else if (!PgTry(env, [&] { d = WinGetFuncArgCurrent(win, i, &isnull); })) {
+			return false;  // a window function's arguments are not in fcinfo
+		}
+		if (!ToJs(env, d, isnull, ti).ToLocal(&(*argv)[i])) return false;
+	}
+	return true;
+}
+
+// The result of a plain call as a Datum in the caller's memory.
+bool CallResult(Env *env, FnInfo *info, FunctionCallInfo fcinfo, v8::Local<v8::Value> result,
+                MemoryContext callercxt, Outcome *out) {
+	TypeInfo *ti = info->ret;
+	MemoryContext old = MemoryContextSwitchTo(callercxt);
+	bool ok = true;
+	if (ti == nullptr) {  // polymorphic or record: the result type of this call site
+		ok = PgTry(env, [&] {
+			TupleDesc desc = nullptr;
+			Oid rt = InvalidOid;
+			TypeFuncClass cls = get_call_result_type(fcinfo, &rt, &desc);
+			if (cls == TYPEFUNC_COMPOSITE) {
+				ti = TypeInfoNew(desc->tdtypeid, desc->tdtypmod, CurrentMemoryContext);
+				ti->kind = TypeKind::Composite;
+				ti->tupdesc = BlessTupleDesc(desc);
+				ti->attrs = AttrTypeInfos(desc, CurrentMemoryContext);
+			} else {
+				ti = TypeInfoNew(rt, -1, CurrentMemoryContext);
+			}
+		});
+	}
+	ok = ok && ToDatum(env, result, ti, &out->result, &out->isnull);
+	MemoryContextSwitchTo(old);
+	return ok;
+}
+
+// One call of a function, trigger or set-returning function, inside RunJs.
+bool CallFunction(Env *env, FnInfo *info, FunctionCallInfo fcinfo, MemoryContext callercxt, Outcome *out,
+                  v8::Local<v8::Context> cx) {
+	v8::Local<v8::Function> fn;
+	if (!CompiledFor(env, info).ToLocal(&fn)) return false;
+	TriggerData *td = info->is_trigger && CALLED_AS_TRIGGER(fcinfo) ? reinterpret_cast<TriggerData *>(fcinfo->context) : nullptr;
+	TypeInfo **tattrs = nullptr;
+	std::vector<v8::Local<v8::Value>> argv;
+	if (td != nullptr) {
+		if (!PgTry(env, [&] { tattrs = AttrTypeInfos(RelationGetDescr(td->tg_relation), CurrentMemoryContext); })) return false;
+		argv.resize(10);
+		if (!TriggerArgs(env, td, tattrs, argv.data())) return false;
+	} else if (!CallArgs(env, info, fcinfo, &argv)) {
+		return false;
+	}
+	v8::Local<v8::Value> result;
+	v8::Local<v8::Object> self = v8::Object::New(env->isolate);
+	if (!fn->Call(cx, self, (int)argv.size(), argv.data()).ToLocal(&result)) return false;
+	if (td != nullptr) return TriggerResult(env, td, tattrs, result, callercxt, out);
+	if (info->retset) {
+		out->isnull = true;
+		return CollectSet(env, result);
+	}
+	return CallResult(env, info, fcinfo, result, callercxt, out);
 }
 
 void Finish(Env *env, Outcome *out) {
@@ -462,7 +476,9 @@ Datum CallHandler(FunctionCallInfo fcinfo) {
 	Env *env = CurrentEnv();
 	Outcome out;
 	memset(&out, 0, sizeof(out));
-	RunFunction(env, info, fcinfo, &state, callercxt, &out);
+	RunJs(env, &state, &out, [&](v8::Local<v8::Context> cx) {
+		return CallFunction(env, info, fcinfo, callercxt, &out, cx);
+	});
 	Finish(env, &out);
 	if (SPI_finish() != SPI_OK_FINISH) elog(ERROR, "could not disconnect from SPI manager");
 	if (info->retset) {
@@ -482,27 +498,12 @@ Datum InlineHandler(const char *source, bool atomic) {
 	CallState state;
 	memset(&state, 0, sizeof(state));
 	state.nonatomic = !atomic;
-	{
-		v8::Isolate *isolate = env->isolate;
-		v8::Isolate::Scope iscope(isolate);
-		v8::HandleScope hscope(isolate);
-		v8::Local<v8::Context> cx = env->context.Get(isolate);
-		v8::Context::Scope cscope(cx);
-		EnterJs(env);
-		v8::TryCatch tc(isolate);
-		state.outer = current_call;
-		current_call = &state;
+	RunJs(env, &state, &out, [&](v8::Local<v8::Context> cx) {
 		std::string src = std::string("(function () {\n") + source + "\n})";
 		v8::Local<v8::Function> fn;
 		v8::Local<v8::Value> result;
-		bool ok = Compile(env, src, "undefined").ToLocal(&fn) &&
-		          fn->Call(cx, cx->Global(), 0, nullptr).ToLocal(&result);
-		current_call = state.outer;
-		bool terminated = tc.HasTerminated() || isolate->IsExecutionTerminating();
-		if (!ok && !terminated && tc.HasCaught()) CaptureJsError(env, tc, &out.err);
-		out.failed = !ok;
-		out.terminated = LeaveJs(env, terminated);
-	}
+		return Compile(env, src, "undefined").ToLocal(&fn) && fn->Call(cx, cx->Global(), 0, nullptr).ToLocal(&result);
+	});
 	Finish(env, &out);
 	if (SPI_finish() != SPI_OK_FINISH) elog(ERROR, "could not disconnect from SPI manager");
 	return (Datum)0;
@@ -513,24 +514,11 @@ void Validate(Oid fn_oid) {
 	Env *env = CurrentEnv();
 	Outcome out;
 	memset(&out, 0, sizeof(out));
-	{
-		v8::Isolate *isolate = env->isolate;
-		v8::Isolate::Scope iscope(isolate);
-		v8::HandleScope hscope(isolate);
-		v8::Local<v8::Context> cx = env->context.Get(isolate);
-		v8::Context::Scope cscope(cx);
-		EnterJs(env);
-		v8::TryCatch tc(isolate);
-		v8::ScriptOrigin origin(isolate, NewString(isolate, info->proname), -1, 0);
-		std::string src = FunctionSource(info);
-		v8::Local<v8::Script> script;
+	RunJs(env, nullptr, &out, [&](v8::Local<v8::Context> cx) {
 		// Only compiled, never run: a body with side effects must not execute at CREATE.
-		bool ok = v8::Script::Compile(cx, NewString(isolate, src.c_str(), (int)src.size()), &origin).ToLocal(&script);
-		bool terminated = tc.HasTerminated() || isolate->IsExecutionTerminating();
-		if (!ok && !terminated && tc.HasCaught()) CaptureJsError(env, tc, &out.err);
-		out.failed = !ok;
-		out.terminated = LeaveJs(env, terminated);
-	}
+		v8::Local<v8::Script> script;
+		return CompileScript(env, FunctionSource(info), info->proname).ToLocal(&script);
+	});
 	Finish(env, &out);
 }
 

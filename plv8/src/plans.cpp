@@ -37,6 +37,7 @@ bool PlanParams(Env *env, Plan *plan, const Args &args, Datum **values, char **n
 	bool ok;
 	std::vector<v8::Local<v8::Value>> vals = ParamValues(args, 0, &ok);
 	if (!ok) return false;
+	// A freed plan expects -1 arguments, so no call gets past here with it.
 	int nargs = plan->plan ? plan->nargs : -1;
 	if ((int)vals.size() != nargs) {
 		char buf[128];
@@ -49,17 +50,24 @@ bool PlanParams(Env *env, Plan *plan, const Args &args, Datum **values, char **n
 	return ConvertParams(env, vals, plan->types, *values, *nulls);
 }
 
-void PrepareImpl(const Args &args) {
+// A PreparedPlan or Cursor object around `p`; undefined when JavaScript is being stopped.
+v8::Local<v8::Value> Wrap(Env *env, const v8::Global<v8::ObjectTemplate> &tmpl, void *p) {
+	v8::Isolate *isolate = env->isolate;
+	v8::Local<v8::Object> obj;
+	if (!tmpl.Get(isolate)->NewInstance(isolate->GetCurrentContext()).ToLocal(&obj)) return v8::Undefined(isolate);
+	obj->SetAlignedPointerInInternalField(0, p);
+	return obj;
+}
+
+}  // namespace
+
+void Prepare(const Args &args) {
 	Env *env = EnvOf(args);
 	v8::Isolate *isolate = env->isolate;
 	v8::Local<v8::Context> cx = isolate->GetCurrentContext();
-	if (args.Length() < 1) {
-		ThrowJsError(isolate, "prepare requires a query");
-		return;
-	}
+	std::string sql;
+	if (!QueryArg(args, "prepare", &sql)) return;
 	bool ok;
-	std::string sql = ToStdString(isolate, args[0], &ok);
-	if (!ok) return;
 	std::vector<std::string> typenames;
 	bool typed = args.Length() > 1 && args[1]->IsArray();
 	if (typed) {
@@ -113,16 +121,10 @@ void PrepareImpl(const Args &args) {
 			plan->types[i] = TypeInfoNew(t, -1, pc);
 		}
 	});
-	if (!done) {
-		AbortSub(env, &sx);
-		return;
-	}
-	if (!CommitSub(env, &sx)) return;
-	v8::Local<v8::Object> obj;
-	if (!env->plan_template.Get(isolate)->NewInstance(cx).ToLocal(&obj)) return;
-	obj->SetAlignedPointerInInternalField(0, plan);
-	args.GetReturnValue().Set(obj);
+	EndSub(env, &sx, done, args, done ? Wrap(env, env->plan_template, plan) : v8::Local<v8::Value>());
 }
+
+namespace {
 
 void PlanExecute(const Args &args) {
 	Env *env = EnvOf(args);
@@ -133,23 +135,12 @@ void PlanExecute(const Args &args) {
 	if (!PlanParams(env, plan, args, &values, &nulls)) return;
 	SubXact sx;
 	if (!BeginSub(env, &sx)) return;
-	int rc = 0;
-	SPITupleTable *tt = nullptr;
-	uint64 n = 0;
-	bool ok = PgTry(env, [&] {
-		if (plan->plan == nullptr) elog(ERROR, "plan has been freed");
-		rc = SPI_execute_plan(plan->plan, values, nulls, false, 0);
-		tt = SPI_tuptable;
-		n = SPI_processed;
-	});
+	SpiOutput o;
 	v8::Local<v8::Value> result;
-	if (ok) ok = SpiResult(env, rc, tt, n, &plan->result).ToLocal(&result);
-	if (tt != nullptr) PgTry(env, [&] { SPI_freetuptable(tt); }, true);
-	if (ok) {
-		if (CommitSub(env, &sx)) args.GetReturnValue().Set(result);
-	} else {
-		AbortSub(env, &sx);
-	}
+	bool ok = PgTry(env, [&] {
+		o.Take(SPI_execute_plan(plan->plan, values, nulls, false, 0));
+	}) && TakeResult(env, o, &plan->result, &result);
+	EndSub(env, &sx, ok, args, result);
 }
 
 void PlanFree(const Args &args) {
@@ -172,33 +163,21 @@ struct Cursor {
 
 void PlanCursor(const Args &args) {
 	Env *env = EnvOf(args);
-	v8::Isolate *isolate = env->isolate;
-	v8::Local<v8::Context> cx = isolate->GetCurrentContext();
 	Plan *plan = PlanOf(args);
 	Cursor *cur = nullptr;
-	{
-		Scratch scratch;
-		Datum *values;
-		char *nulls;
-		if (!PlanParams(env, plan, args, &values, &nulls)) return;
-		SubXact sx;
-		if (!BeginSub(env, &sx)) return;
-		bool ok = PgTry(env, [&] {
-			if (plan->plan == nullptr) elog(ERROR, "plan has been freed");
-			Portal portal = SPI_cursor_open(NULL, plan->plan, values, nulls, false);
-			cur = static_cast<Cursor *>(MemoryContextAllocZero(TopMemoryContext, sizeof(Cursor)));
-			strlcpy(cur->name, portal->name, NAMEDATALEN);
-		});
-		if (!ok) {
-			AbortSub(env, &sx);
-			return;
-		}
-		if (!CommitSub(env, &sx)) return;
-	}
-	v8::Local<v8::Object> obj;
-	if (!env->cursor_template.Get(isolate)->NewInstance(cx).ToLocal(&obj)) return;
-	obj->SetAlignedPointerInInternalField(0, cur);
-	args.GetReturnValue().Set(obj);
+	Scratch scratch;
+	Datum *values;
+	char *nulls;
+	if (!PlanParams(env, plan, args, &values, &nulls)) return;
+	SubXact sx;
+	if (!BeginSub(env, &sx)) return;
+	bool ok = PgTry(env, [&] {
+		Portal portal = SPI_cursor_open(NULL, plan->plan, values, nulls, false);
+		// The portal outlives this call; JavaScript finds it again by name.
+		cur = static_cast<Cursor *>(MemoryContextAllocZero(TopMemoryContext, sizeof(Cursor)));
+		strlcpy(cur->name, portal->name, NAMEDATALEN);
+	});
+	EndSub(env, &sx, ok, args, ok ? Wrap(env, env->cursor_template, cur) : v8::Local<v8::Value>());
 }
 
 Cursor *CursorOf(const Args &args) {
@@ -232,28 +211,20 @@ void CursorFetch(const Args &args) {
 	Scratch scratch;
 	SubXact sx;
 	if (!BeginSub(env, &sx)) return;
-	SPITupleTable *tt = nullptr;
-	uint64 n = 0;
+	SpiOutput o;
 	bool ok = PgTry(env, [&] {
 		SPI_cursor_fetch(portal, forward, count);
-		tt = SPI_tuptable;
-		n = SPI_processed;
+		o.Take(SPI_OK_FETCH);
 	});
-	v8::Local<v8::Value> result = v8::Undefined(isolate);
-	if (ok && tt != nullptr && n > 0) {
+	v8::Local<v8::Value> result = v8::Undefined(isolate);  // no rows left
+	if (ok && o.tt != nullptr && o.n > 0) {
 		v8::Local<v8::Value> rows;
-		ok = RowsToJs(env, tt, n).ToLocal(&rows);
-		if (ok) {
-			if (single) ok = rows.As<v8::Array>()->Get(cx, 0).ToLocal(&result);
-			else result = rows;
-		}
+		ok = RowsToJs(env, o.tt, o.n).ToLocal(&rows);
+		if (ok && single) ok = rows.As<v8::Array>()->Get(cx, 0).ToLocal(&result);
+		else if (ok) result = rows;
 	}
-	if (tt != nullptr) PgTry(env, [&] { SPI_freetuptable(tt); }, true);
-	if (ok) {
-		if (CommitSub(env, &sx)) args.GetReturnValue().Set(result);
-	} else {
-		AbortSub(env, &sx);
-	}
+	FreeRows(env, o);
+	EndSub(env, &sx, ok, args, result);
 }
 
 void CursorMove(const Args &args) {
@@ -283,33 +254,16 @@ void CursorClose(const Args &args) {
 	}
 }
 
-
-void SetMethod(v8::Isolate *isolate, v8::Local<v8::ObjectTemplate> t, const char *name, v8::FunctionCallback cb,
-               v8::Local<v8::External> data) {
-	t->Set(NewString(isolate, name), v8::FunctionTemplate::New(isolate, cb, data));
-}
-
 }  // namespace
-
-void Prepare(const Args &args) { PrepareImpl(args); }
 
 void InstallPlanTemplates(Env *env, v8::Local<v8::External> data) {
 	v8::Isolate *isolate = env->isolate;
-	v8::Local<v8::ObjectTemplate> plan = v8::ObjectTemplate::New(isolate);
-	plan->SetInternalFieldCount(1);
-	SetMethod(isolate, plan, "execute", PlanExecute, data);
-	SetMethod(isolate, plan, "cursor", PlanCursor, data);
-	SetMethod(isolate, plan, "free", PlanFree, data);
-	plan->Set(v8::Symbol::GetToStringTag(isolate), NewString(isolate, "PreparedPlan"));
-	env->plan_template.Reset(isolate, plan);
-
-	v8::Local<v8::ObjectTemplate> cursor = v8::ObjectTemplate::New(isolate);
-	cursor->SetInternalFieldCount(1);
-	SetMethod(isolate, cursor, "fetch", CursorFetch, data);
-	SetMethod(isolate, cursor, "move", CursorMove, data);
-	SetMethod(isolate, cursor, "close", CursorClose, data);
-	cursor->Set(v8::Symbol::GetToStringTag(isolate), NewString(isolate, "Cursor"));
-	env->cursor_template.Reset(isolate, cursor);
+	env->plan_template.Reset(
+	    isolate, WrapperTemplate(isolate, "PreparedPlan",
+	                             {{"execute", PlanExecute}, {"cursor", PlanCursor}, {"free", PlanFree}}, data));
+	env->cursor_template.Reset(
+	    isolate, WrapperTemplate(isolate, "Cursor", {{"fetch", CursorFetch}, {"move", CursorMove}, {"close", CursorClose}},
+	                             data));
 }
 
 }  // namespace plv8

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -129,8 +130,16 @@ struct JsError {
 void CaptureJsError(Env *env, v8::TryCatch &tc, JsError *out);
 void RaiseJsError(const JsError *err) pg_attribute_noreturn();
 
-std::string ToStdString(v8::Isolate *isolate, v8::Local<v8::Value> value, bool *ok);
+// ---------------------------------------------------------------------------
+// Strings (strings.cpp)
+
+// A name or fixed text (bounded, so V8 always accepts it).
 v8::Local<v8::String> NewString(v8::Isolate *isolate, const char *s, int len = -1);
+// User data: a value too long for V8 throws a JavaScript error with SQLSTATE 54000.
+v8::MaybeLocal<v8::String> NewText(Env *env, const char *s, size_t len);
+std::string ToStdString(v8::Isolate *isolate, v8::Local<v8::Value> value, bool *ok);
+// Error messages and fields are clipped to a size every layer can carry.
+std::string ClipErrorText(std::string text);
 
 // ---------------------------------------------------------------------------
 // Type conversion (convert.cpp)
@@ -167,6 +176,12 @@ struct TypeInfo {
 void TypeInfoInit(TypeInfo *ti, Oid typid, int32 typmod, MemoryContext cxt);
 TypeInfo *TypeInfoNew(Oid typid, int32 typmod, MemoryContext cxt);
 
+// An ArrayBuffer holding a copy of `n` bytes, counted against plv8.memory_limit; empty (and
+// JavaScript stopped or an exception thrown) when it does not fit.
+v8::MaybeLocal<v8::ArrayBuffer> NewArrayBuffer(Env *env, const void *data, size_t n);
+// An array for `n` elements; storage is reserved up front only where V8 can always hold it.
+v8::Local<v8::Array> NewArray(v8::Isolate *isolate, uint64 n);
+
 // Datum -> JavaScript. Returns an empty handle when an exception was thrown.
 v8::MaybeLocal<v8::Value> ToJs(Env *env, Datum value, bool isnull, TypeInfo *ti);
 // A tuple -> object with a property per live column.
@@ -182,6 +197,21 @@ TypeInfo **AttrTypeInfos(TupleDesc desc, MemoryContext cxt);
 // ---------------------------------------------------------------------------
 // The plv8 object (api.cpp, window.cpp)
 
+using Args = v8::FunctionCallbackInfo<v8::Value>;
+
+// Every callback gets its environment as the data of its function template.
+inline Env *EnvOf(const Args &args) { return static_cast<Env *>(args.Data().As<v8::External>()->Value()); }
+void SetMethod(v8::Isolate *isolate, v8::Local<v8::ObjectTemplate> t, const char *name, v8::FunctionCallback cb,
+               v8::Local<v8::External> data);
+struct Method {
+	const char *name;
+	v8::FunctionCallback fn;
+};
+// The template of an object wrapping native state (PreparedPlan, Cursor, WindowObject): one
+// internal field for the state, the methods, and `tag` as its Symbol.toStringTag.
+v8::Local<v8::ObjectTemplate> WrapperTemplate(v8::Isolate *isolate, const char *tag, std::initializer_list<Method> methods,
+                                              v8::Local<v8::External> data);
+
 void InstallGlobals(Env *env, v8::Local<v8::Context> context);
 void InstallWindowApi(Env *env, v8::Local<v8::ObjectTemplate> plv8);
 
@@ -192,8 +222,7 @@ struct CallState {
 	// set-returning
 	Tuplestorestate *tuplestore;
 	TupleDesc tupdesc;
-	TypeInfo **attrs;
-	uint64 tupdesc_id;  // typcache identifier of `tupdesc`: a changed row type is re-read    // composite result columns
+	TypeInfo **attrs;    // composite result columns
 	TypeInfo *scalar;    // scalar result type
 	bool composite;
 	bool nonatomic;

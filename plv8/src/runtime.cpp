@@ -138,6 +138,25 @@ struct CountingAllocator : public v8::ArrayBuffer::Allocator {
 	}
 };
 
+v8::MaybeLocal<v8::ArrayBuffer> NewArrayBuffer(Env *env, const void *data, size_t n) {
+	// v8::ArrayBuffer::New treats a refused allocation as fatal (the backend would exit), so
+	// the memory is taken from the counting allocator here and handed over to V8.
+	CountingAllocator *a = env->allocator;
+	void *p = a->AllocateUninitialized(n);
+	if (p == nullptr) {
+		if (!env->memory_exceeded)  // the limit was not the reason: the system is out of memory
+			PgTry(env, [&] {
+				ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"),
+				                errdetail("Failed on an ArrayBuffer of %zu bytes.", n)));
+			});
+		return {};
+	}
+	if (n > 0) memcpy(p, data, n);
+	std::unique_ptr<v8::BackingStore> bs = v8::ArrayBuffer::NewBackingStore(
+	    p, n, [](void *mem, size_t len, void *owner) { static_cast<CountingAllocator *>(owner)->Free(mem, len); }, a);
+	return v8::ArrayBuffer::New(env->isolate, std::move(bs));
+}
+
 namespace {
 
 void OomHandler(const char *location, bool is_heap_oom) {

@@ -7,16 +7,7 @@
 
 extern "C" {
 #include "access/xact.h"
-#include "catalog/pg_proc.h"
-#include "commands/proclang.h"
 #include "parser/parse_param.h"
-#include "parser/parse_type.h"
-#include "utils/acl.h"
-#include "utils/builtins.h"
-#include "utils/lsyscache.h"
-#include "utils/portal.h"
-#include "utils/regproc.h"
-#include "utils/syscache.h"
 }
 
 namespace plv8 {
@@ -47,11 +38,31 @@ void AbortSub(Env *env, SubXact *s) {
 	CurrentResourceOwner = s->owner;
 }
 
+void EndSub(Env *env, SubXact *s, bool ok, const Args &args, v8::Local<v8::Value> result) {
+	if (!ok) {
+		AbortSub(env, s);
+		return;
+	}
+	if (CommitSub(env, s)) args.GetReturnValue().Set(result);
+}
+
 // --- parameters -----------------------------------------------------------
 
 void VarParamSetup(ParseState *pstate, void *arg) {
 	VarParams *v = static_cast<VarParams *>(arg);
 	setup_parse_variable_parameters(pstate, &v->types, &v->n);
+}
+
+bool QueryArg(const Args &args, const char *fn, std::string *sql) {
+	v8::Isolate *isolate = args.GetIsolate();
+	if (args.Length() < 1) {
+		std::string m = std::string(fn) + " requires a query";
+		ThrowJsError(isolate, m.c_str());
+		return false;
+	}
+	bool ok;
+	*sql = ToStdString(isolate, args[0], &ok);
+	return ok;
 }
 
 std::vector<v8::Local<v8::Value>> ParamValues(const Args &args, int first, bool *ok) {
@@ -117,7 +128,7 @@ v8::MaybeLocal<v8::Value> RowsToJs(Env *env, SPITupleTable *tt, uint64 n, Result
 	if (!PgTry(env, [&] { attrs = ResultAttrs(desc, rt); })) return {};
 	std::vector<v8::Local<v8::String>> names(desc->natts);
 	for (int i = 0; i < desc->natts; i++) names[i] = NewString(isolate, NameStr(TupleDescAttr(desc, i)->attname));
-	v8::Local<v8::Array> rows = v8::Array::New(isolate, (int)n);
+	v8::Local<v8::Array> rows = NewArray(isolate, n);
 	for (uint64 r = 0; r < n; r++) {
 		v8::Local<v8::Object> row;
 		if (!TupleToJs(env, tt->vals[r], desc, attrs, names.data()).ToLocal(&row)) return {};
@@ -126,13 +137,22 @@ v8::MaybeLocal<v8::Value> RowsToJs(Env *env, SPITupleTable *tt, uint64 n, Result
 	return rows;
 }
 
-v8::MaybeLocal<v8::Value> SpiResult(Env *env, int rc, SPITupleTable *tt, uint64 n, ResultTypes *rt) {
-	if (rc < 0) {
-		ThrowJsError(env->isolate, SPI_result_code_string(rc));
-		return {};
+void FreeRows(Env *env, const SpiOutput &o) {
+	if (o.tt != nullptr) PgTry(env, [&] { SPI_freetuptable(o.tt); }, true);
+}
+
+bool TakeResult(Env *env, const SpiOutput &o, ResultTypes *rt, v8::Local<v8::Value> *out) {
+	bool ok = true;
+	if (o.rc < 0) {
+		ThrowJsError(env->isolate, SPI_result_code_string(o.rc));
+		ok = false;
+	} else if (o.tt != nullptr) {
+		ok = RowsToJs(env, o.tt, o.n, rt).ToLocal(out);
+	} else {
+		*out = v8::Number::New(env->isolate, (double)o.n);
 	}
-	if (tt != nullptr) return RowsToJs(env, tt, n, rt);
-	return v8::Number::New(env->isolate, (double)n);
+	FreeRows(env, o);
+	return ok;
 }
 
 
@@ -203,70 +223,39 @@ ExecPlan *GetExecPlan(const std::string &sql, int nvals) {
 // --- plv8.execute -----------------------------------------------------------
 
 bool ExecuteIn(Env *env, const char *sql, const std::vector<v8::Local<v8::Value>> &vals, v8::Local<v8::Value> *result) {
-	int rc = 0;
-	SPITupleTable *tt = nullptr;
-	uint64 n = 0;
-	if (vals.empty()) {
-		if (!PgTry(env, [&] {
-			    rc = SPI_execute(sql, false, 0);
-			    tt = SPI_tuptable;
-			    n = SPI_processed;
-		    }))
-			return false;
-	} else {
-		ExecPlan *ep = nullptr;
-		const std::string text(sql);
-		if (!PgTry(env, [&] { ep = GetExecPlan(text, (int)vals.size()); })) return false;
-		if (ep == nullptr) {
-			ThrowJsError(env->isolate, "parameter numbers mismatch");
-			return false;
-		}
-		Datum *values = static_cast<Datum *>(palloc(sizeof(Datum) * ep->nargs));
-		char *nulls = static_cast<char *>(palloc(ep->nargs + 1));
-		if (!ConvertParams(env, vals, ep->types, values, nulls)) return false;
-		ep->busy++;
-		bool ran = PgTry(env, [&] {
-			rc = SPI_execute_plan(ep->plan, values, nulls, false, 0);
-			tt = SPI_tuptable;
-			n = SPI_processed;
-		});
-		v8::Local<v8::Value> out;
-		bool ok = ran && SpiResult(env, rc, tt, n, &ep->result).ToLocal(&out);
-		ep->busy--;
-		if (tt != nullptr) PgTry(env, [&] { SPI_freetuptable(tt); }, true);
-		if (!ok) return false;
-		*result = out;
-		return true;
+	SpiOutput o;
+	if (vals.empty())  // no parameters: run as text, so that several statements may be given
+		return PgTry(env, [&] { o.Take(SPI_execute(sql, false, 0)); }) && TakeResult(env, o, nullptr, result);
+	ExecPlan *ep = nullptr;
+	const std::string text(sql);
+	if (!PgTry(env, [&] { ep = GetExecPlan(text, (int)vals.size()); })) return false;
+	if (ep == nullptr) {
+		ThrowJsError(env->isolate, "parameter numbers mismatch");
+		return false;
 	}
-	v8::Local<v8::Value> out;
-	bool ok = SpiResult(env, rc, tt, n).ToLocal(&out);
-	if (tt != nullptr) PgTry(env, [&] { SPI_freetuptable(tt); }, true);
-	if (!ok) return false;
-	*result = out;
-	return true;
+	Datum *values = static_cast<Datum *>(palloc(sizeof(Datum) * ep->nargs));
+	char *nulls = static_cast<char *>(palloc(ep->nargs + 1));
+	if (!ConvertParams(env, vals, ep->types, values, nulls)) return false;
+	ep->busy++;
+	bool ok = PgTry(env, [&] { o.Take(SPI_execute_plan(ep->plan, values, nulls, false, 0)); }) &&
+	          TakeResult(env, o, &ep->result, result);
+	ep->busy--;
+	return ok;
 }
 
 void Execute(const Args &args) {
 	Env *env = EnvOf(args);
-	v8::Isolate *isolate = env->isolate;
-	if (args.Length() < 1) {
-		ThrowJsError(isolate, "execute requires a query");
-		return;
-	}
+	std::string sql;
+	if (!QueryArg(args, "execute", &sql)) return;
 	bool ok;
-	std::string sql = ToStdString(isolate, args[0], &ok);
-	if (!ok) return;
 	std::vector<v8::Local<v8::Value>> vals = ParamValues(args, 1, &ok);
 	if (!ok) return;
 	Scratch scratch;
 	SubXact sx;
 	if (!BeginSub(env, &sx)) return;
 	v8::Local<v8::Value> result;
-	if (ExecuteIn(env, sql.c_str(), vals, &result)) {
-		if (CommitSub(env, &sx)) args.GetReturnValue().Set(result);
-	} else {
-		AbortSub(env, &sx);
-	}
+	bool done = ExecuteIn(env, sql.c_str(), vals, &result);
+	EndSub(env, &sx, done, args, result);
 }
 
 

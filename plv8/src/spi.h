@@ -10,10 +10,6 @@ extern "C" {
 
 namespace plv8 {
 
-using Args = v8::FunctionCallbackInfo<v8::Value>;
-
-inline Env *EnvOf(const Args &args) { return static_cast<Env *>(args.Data().As<v8::External>()->Value()); }
-
 struct SubXact {
 	MemoryContext cxt;
 	ResourceOwner owner;
@@ -44,6 +40,8 @@ struct VarParams {
 };
 
 void VarParamSetup(ParseState *pstate, void *arg);
+// The SQL text of plv8.execute / plv8.prepare; false (with an exception) when there is none.
+bool QueryArg(const Args &args, const char *fn, std::string *sql);
 // Parameters come as an array or as the remaining arguments.
 std::vector<v8::Local<v8::Value>> ParamValues(const Args &args, int first, bool *ok);
 bool ConvertParams(Env *env, const std::vector<v8::Local<v8::Value>> &vals, TypeInfo **types, Datum *values,
@@ -59,7 +57,25 @@ struct ResultTypes {
 };
 
 v8::MaybeLocal<v8::Value> RowsToJs(Env *env, SPITupleTable *tt, uint64 n, ResultTypes *rt = nullptr);
-v8::MaybeLocal<v8::Value> SpiResult(Env *env, int rc, SPITupleTable *tt, uint64 n, ResultTypes *rt = nullptr);
+
+// What one SPI call left behind: its return code, rows and row count.
+struct SpiOutput {
+	int rc = 0;
+	SPITupleTable *tt = nullptr;
+	uint64 n = 0;
+	void Take(int code) {
+		rc = code;
+		tt = SPI_tuptable;
+		n = SPI_processed;
+	}
+};
+
+// The result for JavaScript (rows, or the row count); frees the rows either way.
+bool TakeResult(Env *env, const SpiOutput &o, ResultTypes *rt, v8::Local<v8::Value> *out);
+void FreeRows(Env *env, const SpiOutput &o);
+// Ends a call's subtransaction: committed, with `result` returned to JavaScript, when the call
+// succeeded; rolled back when not.
+void EndSub(Env *env, SubXact *s, bool ok, const Args &args, v8::Local<v8::Value> result);
 
 // Callbacks of the plv8 object.
 void Execute(const Args &args);

@@ -11,8 +11,6 @@ namespace plv8 {
 
 namespace {
 
-using Args = v8::FunctionCallbackInfo<v8::Value>;
-
 // Partition-local memory: a fixed-size area per partition holding a JSON text, sized by the
 // first get_partition_local() of the partition.
 struct PartitionLocal {
@@ -23,8 +21,6 @@ struct PartitionLocal {
 };
 
 const uint32 kDefaultLocalSize = 1000;
-
-Env *EnvOf(const Args &args) { return static_cast<Env *>(args.Data().As<v8::External>()->Value()); }
 
 // The window object is only valid while its call runs: a script that kept it in a global
 // must not reach a finished call's state.
@@ -47,23 +43,17 @@ bool IntArg(const Args &args, int i, int64 *out) {
 	return true;
 }
 
-void GetCurrentPosition(const Args &args) {
-	Env *env = EnvOf(args);
-	CallState *st = StateOf(env, args);
-	if (st == nullptr) return;
-	int64 pos = 0;
-	if (PgTry(env, [&] { pos = WinGetCurrentPosition(WinOf(st)); }))
-		args.GetReturnValue().Set(v8::Number::New(env->isolate, (double)pos));
-}
-
-void GetPartitionRowCount(const Args &args) {
+// Returns what `get(window object)` answers, as a number.
+void ReturnCount(const Args &args, int64 (*get)(WindowObject)) {
 	Env *env = EnvOf(args);
 	CallState *st = StateOf(env, args);
 	if (st == nullptr) return;
 	int64 n = 0;
-	if (PgTry(env, [&] { n = WinGetPartitionRowCount(WinOf(st)); }))
-		args.GetReturnValue().Set(v8::Number::New(env->isolate, (double)n));
+	if (PgTry(env, [&] { n = get(WinOf(st)); })) args.GetReturnValue().Set(v8::Number::New(env->isolate, (double)n));
 }
+
+void GetCurrentPosition(const Args &args) { ReturnCount(args, WinGetCurrentPosition); }
+void GetPartitionRowCount(const Args &args) { ReturnCount(args, WinGetPartitionRowCount); }
 
 void SetMarkPosition(const Args &args) {
 	Env *env = EnvOf(args);
@@ -97,7 +87,6 @@ TypeInfo *ArgType(Env *env, CallState *st, int argno) {
 // get_func_arg_in_partition / get_func_arg_in_frame: undefined when the row is outside.
 void GetFuncArgAt(const Args &args, bool frame) {
 	Env *env = EnvOf(args);
-	v8::Local<v8::Context> cx = env->isolate->GetCurrentContext();
 	CallState *st = StateOf(env, args);
 	int64 argno, relpos, seektype;
 	if (st == nullptr || !IntArg(args, 0, &argno) || !IntArg(args, 1, &relpos) || !IntArg(args, 2, &seektype)) return;
@@ -112,7 +101,6 @@ void GetFuncArgAt(const Args &args, bool frame) {
 		              : WinGetFuncArgInPartition(w, (int)argno, (int)relpos, (int)seektype, mark, &isnull, &isout);
 	    }))
 		return;
-	(void)cx;
 	if (isout) return;  // undefined
 	v8::Local<v8::Value> v;
 	if (ToJs(env, d, isnull, ti).ToLocal(&v)) args.GetReturnValue().Set(v);
@@ -163,8 +151,9 @@ void GetPartitionLocal(const Args &args) {
 	}
 	PartitionLocal *local = LocalMemory(env, st, size);
 	if (local == nullptr || local->len == 0) return;
+	v8::Local<v8::String> json;
 	v8::Local<v8::Value> v;
-	if (v8::JSON::Parse(isolate->GetCurrentContext(), NewString(isolate, local->data, (int)local->len)).ToLocal(&v))
+	if (NewText(env, local->data, local->len).ToLocal(&json) && v8::JSON::Parse(isolate->GetCurrentContext(), json).ToLocal(&v))
 		args.GetReturnValue().Set(v);
 }
 
@@ -210,29 +199,24 @@ void GetWindowObject(const Args &args) {
 void InstallWindowApi(Env *env, v8::Local<v8::ObjectTemplate> plv8) {
 	v8::Isolate *isolate = env->isolate;
 	v8::Local<v8::External> data = v8::External::New(isolate, env);
-	v8::Local<v8::ObjectTemplate> w = v8::ObjectTemplate::New(isolate);
-	w->SetInternalFieldCount(1);
-	struct {
-		const char *name;
-		v8::FunctionCallback fn;
-	} methods[] = {
-	    {"get_current_position", GetCurrentPosition},
-	    {"get_partition_row_count", GetPartitionRowCount},
-	    {"set_mark_position", SetMarkPosition},
-	    {"rows_are_peers", RowsArePeers},
-	    {"get_func_arg_in_partition", GetFuncArgInPartition},
-	    {"get_func_arg_in_frame", GetFuncArgInFrame},
-	    {"get_func_arg_current", GetFuncArgCurrent},
-	    {"get_partition_local", GetPartitionLocal},
-	    {"set_partition_local", SetPartitionLocal},
-	};
-	for (auto &m : methods) w->Set(NewString(isolate, m.name), v8::FunctionTemplate::New(isolate, m.fn, data));
+	v8::Local<v8::ObjectTemplate> w = WrapperTemplate(isolate, "WindowObject",
+	                                                  {
+	                                                      {"get_current_position", GetCurrentPosition},
+	                                                      {"get_partition_row_count", GetPartitionRowCount},
+	                                                      {"set_mark_position", SetMarkPosition},
+	                                                      {"rows_are_peers", RowsArePeers},
+	                                                      {"get_func_arg_in_partition", GetFuncArgInPartition},
+	                                                      {"get_func_arg_in_frame", GetFuncArgInFrame},
+	                                                      {"get_func_arg_current", GetFuncArgCurrent},
+	                                                      {"get_partition_local", GetPartitionLocal},
+	                                                      {"set_partition_local", SetPartitionLocal},
+	                                                  },
+	                                                  data);
 	w->Set(NewString(isolate, "SEEK_CURRENT"), v8::Integer::New(isolate, WINDOW_SEEK_CURRENT));
 	w->Set(NewString(isolate, "SEEK_HEAD"), v8::Integer::New(isolate, WINDOW_SEEK_HEAD));
 	w->Set(NewString(isolate, "SEEK_TAIL"), v8::Integer::New(isolate, WINDOW_SEEK_TAIL));
-	w->Set(v8::Symbol::GetToStringTag(isolate), NewString(isolate, "WindowObject"));
 	env->window_template.Reset(isolate, w);
-	plv8->Set(NewString(isolate, "get_window_object"), v8::FunctionTemplate::New(isolate, GetWindowObject, data));
+	SetMethod(isolate, plv8, "get_window_object", GetWindowObject, data);
 }
 
 }  // namespace plv8
