@@ -51,6 +51,45 @@ struct Compiled {
 std::unordered_map<Oid, FnInfo *> fn_infos;
 std::map<std::pair<Env *, Oid>, Compiled *> compiled;
 
+// `this` of a call is one object per call site (FmgrInfo) and environment, as in PLV8, so a
+// function can keep state across the rows of one statement. The call site's fn_extra holds
+// its id; the objects go when the call site's memory does. Never destroyed: a map destructor
+// at exit would touch isolates that are gone.
+struct CallSite {
+	uint64 id;
+	MemoryContextCallback forget;
+};
+uint64 next_call_site = 1;
+std::map<std::pair<uint64, Env *>, v8::Global<v8::Object>> &receivers =
+    *new std::map<std::pair<uint64, Env *>, v8::Global<v8::Object>>();
+
+void ForgetCallSite(void *arg) {
+	uint64 id = static_cast<CallSite *>(arg)->id;
+	auto it = receivers.lower_bound(std::make_pair(id, static_cast<Env *>(nullptr)));
+	while (it != receivers.end() && it->first.first == id) it = receivers.erase(it);  // resets the handle
+}
+
+// May raise errors (allocation): call guarded.
+uint64 CallSiteId(FmgrInfo *flinfo) {
+	CallSite *site = static_cast<CallSite *>(flinfo->fn_extra);
+	if (site != nullptr) return site->id;
+	site = static_cast<CallSite *>(MemoryContextAllocZero(flinfo->fn_mcxt, sizeof(CallSite)));
+	site->id = next_call_site++;
+	site->forget.func = ForgetCallSite;
+	site->forget.arg = site;
+	MemoryContextRegisterResetCallback(flinfo->fn_mcxt, &site->forget);
+	flinfo->fn_extra = site;
+	return site->id;
+}
+
+v8::Local<v8::Object> Receiver(Env *env, uint64 site) {
+	v8::Global<v8::Object> &g = receivers[std::make_pair(site, env)];
+	if (!g.IsEmpty()) return g.Get(env->isolate);
+	v8::Local<v8::Object> obj = v8::Object::New(env->isolate);
+	g.Reset(env->isolate, obj);
+	return obj;
+}
+
 const char *kTriggerArgs[] = {"NEW", "OLD", "TG_NAME", "TG_WHEN", "TG_LEVEL", "TG_OP",
                               "TG_RELID", "TG_TABLE_NAME", "TG_TABLE_SCHEMA", "TG_ARGV"};
 
@@ -366,8 +405,10 @@ bool CallFunction(Env *env, FnInfo *info, FunctionCallInfo fcinfo, MemoryContext
 	} else if (!CallArgs(env, info, fcinfo, &argv)) {
 		return false;
 	}
+	uint64 site = 0;
+	if (!PgTry(env, [&] { site = CallSiteId(fcinfo->flinfo); })) return false;
 	v8::Local<v8::Value> result;
-	v8::Local<v8::Object> self = v8::Object::New(env->isolate);
+	v8::Local<v8::Object> self = Receiver(env, site);
 	if (!fn->Call(cx, self, (int)argv.size(), argv.data()).ToLocal(&result)) return false;
 	if (td != nullptr) return TriggerResult(env, td, tattrs, result, callercxt, out);
 	if (info->retset) {
@@ -446,6 +487,10 @@ v8::MaybeLocal<v8::Function> FindCompiled(Env *env, Oid fn_oid) {
 }
 
 void ForgetCompiled(Env *env) {
+	for (auto it = receivers.begin(); it != receivers.end();) {
+		if (it->first.second == env) it = receivers.erase(it);
+		else ++it;
+	}
 	for (auto it = compiled.begin(); it != compiled.end();) {
 		if (it->first.first == env) {
 			it->second->fn.Reset();

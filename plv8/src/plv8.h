@@ -237,6 +237,7 @@ bool ReturnNext(Env *env, v8::Local<v8::Value> value);
 
 // Returns the compiled JavaScript function of a plv8 function in `env`.
 v8::MaybeLocal<v8::Function> FindCompiled(Env *env, Oid fn_oid);
+// Drops the compiled functions and call-site `this` objects of an environment about to go.
 void ForgetCompiled(Env *env);
 
 }  // namespace plv8
