@@ -44,6 +44,9 @@ interface OperationEntry {
   sql: LruMap<string, CachedStatements>;
 }
 
+const SCHEMA_KEY_QUERY =
+  "select current_user::text as role, current_setting('search_path') as path, graphql.get_schema_version()::text as version";
+
 const SCHEMA_CACHE_SIZE = 8;
 const OPERATION_CACHE_SIZE = 256;
 const COMPILED_PER_OPERATION = 16;
@@ -54,6 +57,7 @@ export class Resolver {
   private readonly schemas = new LruMap<string, ApiSchema>(SCHEMA_CACHE_SIZE);
   private readonly operations = new LruMap<string, OperationEntry>(OPERATION_CACHE_SIZE);
   private readonly plans: LruMap<string, PreparedStatement>;
+  private schemaKeyPlan: PreparedStatement | null = null;
   readonly stats: ResolverStats = {
     schemaLoads: 0,
     operationCacheHits: 0,
@@ -119,9 +123,9 @@ export class Resolver {
   }
 
   private schema(): { key: string; api: ApiSchema } {
-    const row = this.db.query(
-      "select current_user::text as role, current_setting('search_path') as path, graphql.get_schema_version()::text as version",
-    )[0]!;
+    // Asked on every request: a kept plan spares parsing and planning it each time.
+    this.schemaKeyPlan ??= this.db.prepare(SCHEMA_KEY_QUERY, 0);
+    const row = this.db.execute(this.schemaKeyPlan, [])[0]!;
     const key = String(row["role"]) + "\u0000" + String(row["path"]) + "\u0000" + String(row["version"]);
     let api = this.schemas.get(key);
     if (!api) {

@@ -288,8 +288,16 @@ function afterCursor(order: OrderPlan[], cursor: CursorPlan, row: RowRef): Expr 
   return or(...branches);
 }
 
+/** ORDER BY items; a column already ordered on is left out (the key closing an order that names it). */
 function orderItems(order: OrderPlan[], row: RowRef): OrderItem[] {
-  return order.map((o) => ({ expr: row.column(o.column), direction: o.direction, nulls: o.nulls }));
+  const seen = new Set<string>();
+  const items: OrderItem[] = [];
+  for (const o of order) {
+    if (seen.has(o.column)) continue;
+    seen.add(o.column);
+    items.push({ expr: row.column(o.column), direction: o.direction, nulls: o.nulls });
+  }
+  return items;
 }
 
 export function connectionExpr(
@@ -316,17 +324,23 @@ export function connectionExpr(
 
   const pageAlias = aliases.next("p");
   const page = carriedRow(pageAlias);
+  // Only pageInfo looks one row past the page; without it the page is read exactly.
+  const checksBeyondPage = conn.fields.some((f) => f.kind === "pageInfo");
+  // A page read exactly is aggregated in the connection's own order (total, as it ends with the
+  // key); row numbers are needed only to leave out the row past the page.
+  const numbered = checksBeyondPage || conn.table.primaryKey.length === 0;
   const n: Expr = { kind: "column", table: pageAlias, name: "__n" };
   // Row numbers count the rows an offset skips too.
   const inWindow = binary("<=", n, conn.offset ? binary("+", conn.pageSize, conn.offset) : conn.pageSize);
   const byPosition: OrderItem[] = [{ expr: n, direction: conn.backward ? "desc" : "asc", nulls: "last" }];
-  const windowAgg = (e: Expr): Expr => ({ kind: "call", schema: null, name: "json_agg", args: [e], orderBy: byPosition, filter: inWindow });
+  const windowAgg = (e: Expr): Expr =>
+    numbered
+      ? { kind: "call", schema: null, name: "json_agg", args: [e], orderBy: byPosition, filter: inWindow }
+      : { kind: "call", schema: null, name: "json_agg", args: [e], orderBy: orderItems(conn.order, page) };
   const hasMore = binary(">", { kind: "countStar" }, conn.pageSize);
 
   const entries: { key: string; value: Expr }[] = [];
   let needsPage = false;
-  // Only pageInfo looks one row past the page; without it the page is read exactly.
-  let checksBeyondPage = false;
   for (const f of conn.fields) {
     switch (f.kind) {
       case "typename":
@@ -359,7 +373,6 @@ export function connectionExpr(
       }
       case "pageInfo": {
         needsPage = true;
-        checksBeyondPage = true;
         const cursors = windowAgg(cursorExpr(conn.order, page));
         entries.push({
           key: f.key,
@@ -432,7 +445,7 @@ export function connectionExpr(
     (row) => [
       ...[...page.used].map((name) => ({ expr: row.column(name), alias: "c_" + name })),
       ...(page.wholeUsed ? [{ expr: row.whole, alias: "__r" }] : []),
-      { expr: { kind: "rowNumber", orderBy: orderItems(effective, row) }, alias: "__n" },
+      ...(numbered ? [{ expr: { kind: "rowNumber", orderBy: orderItems(effective, row) } as Expr, alias: "__n" }] : []),
     ],
   );
   const innerRow = inner.from!.kind === "table" || inner.from!.kind === "function" ? tableRow(inner.from!.alias) : null;
