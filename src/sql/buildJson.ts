@@ -86,26 +86,35 @@ export function toJson(e: Expr): Expr {
   return call("to_json", e);
 }
 
-export function output(e: Expr, kind: OutputKind): Expr {
+/**
+ * The SQL value a field outputs, as json_build_object and json_agg write it (any type: they
+ * convert it as to_json would, so object members and aggregated items need no to_json call).
+ */
+export function outputValue(e: Expr, kind: OutputKind): Expr {
   switch (kind.kind) {
     case "json":
-      return toJson(e);
+      return e;
     case "text":
-      return toJson({ kind: "cast", expr: e, type: textType });
+      return { kind: "cast", expr: e, type: textType };
     case "textArray":
-      return toJson({ kind: "cast", expr: e, type: pgType("text", true) });
+      return { kind: "cast", expr: e, type: pgType("text", true) };
     case "enum":
-      return toJson({
+      return {
         kind: "case",
         whens: kind.mapping.map((m) => ({
           when: binary("=", { kind: "cast", expr: e, type: textType }, param(m.label, textType)),
           then: param(m.name, textType),
         })),
         else: { kind: "cast", expr: e, type: textType },
-      });
+      };
     default:
       return unreachable(kind, "output kind");
   }
+}
+
+/** A field's output as a json value of its own (outside an object or aggregate). */
+export function output(e: Expr, kind: OutputKind): Expr {
+  return toJson(outputValue(e, kind));
 }
 
 /**
@@ -130,11 +139,11 @@ export function nodeObject(node: NodePlan, row: RowRef, aliases: AliasCounter): 
   const entries = node.fields.map((f): { key: string; value: Expr } => {
     switch (f.kind) {
       case "typename":
-        return { key: f.key, value: toJson(param(f.value, textType)) };
+        return { key: f.key, value: param(f.value, textType) };
       case "column":
-        return { key: f.key, value: output(row.column(f.column), f.output) };
+        return { key: f.key, value: outputValue(row.column(f.column), f.output) };
       case "nodeId":
-        return { key: f.key, value: toJson(nodeIdExpr(f.table, row)) };
+        return { key: f.key, value: nodeIdExpr(f.table, row) };
       case "toOne": {
         const alias = aliases.next("t");
         const ref = tableRow(alias);
@@ -149,7 +158,7 @@ export function nodeObject(node: NodePlan, row: RowRef, aliases: AliasCounter): 
         return { key: f.key, value: connectionExpr(f.connection, join, aliases, row) };
       }
       case "computedScalar":
-        return { key: f.key, value: output({ kind: "call", schema: f.fn.schema, name: f.fn.name, args: [row.whole] }, f.output) };
+        return { key: f.key, value: outputValue({ kind: "call", schema: f.fn.schema, name: f.fn.name, args: [row.whole] }, f.output) };
       case "computedRow": {
         const alias = aliases.next("t");
         const ref = tableRow(alias);
@@ -344,7 +353,7 @@ export function connectionExpr(
   for (const f of conn.fields) {
     switch (f.kind) {
       case "typename":
-        entries.push({ key: f.key, value: toJson(param(f.value, textType)) });
+        entries.push({ key: f.key, value: param(f.value, textType) });
         break;
       case "totalCount": {
         const count = scan(null, () => [{ expr: { kind: "countStar" }, alias: "count" }]);
@@ -358,9 +367,9 @@ export function connectionExpr(
           entries: f.fields.map((ef) => {
             switch (ef.kind) {
               case "typename":
-                return { key: ef.key, value: toJson(param(ef.value, textType)) };
+                return { key: ef.key, value: param(ef.value, textType) };
               case "cursor":
-                return { key: ef.key, value: toJson(cursorExpr(conn.order, page)) };
+                return { key: ef.key, value: cursorExpr(conn.order, page) };
               case "node":
                 return { key: ef.key, value: nodeObject(ef.node, page, aliases) };
               default:
@@ -381,11 +390,11 @@ export function connectionExpr(
             entries: f.fields.map((pf) => {
               switch (pf.kind) {
                 case "typename":
-                  return { key: pf.key, value: toJson(param(pf.value, textType)) };
+                  return { key: pf.key, value: param(pf.value, textType) };
                 case "hasNextPage":
-                  return { key: pf.key, value: toJson(conn.backward ? conn.hasNextFromArgs : hasMore) };
+                  return { key: pf.key, value: conn.backward ? conn.hasNextFromArgs : hasMore };
                 case "hasPreviousPage":
-                  return { key: pf.key, value: toJson(conn.backward ? hasMore : conn.hasPreviousFromArgs) };
+                  return { key: pf.key, value: conn.backward ? hasMore : conn.hasPreviousFromArgs };
                 case "startCursor":
                   return { key: pf.key, value: binary("->", cursors, int(0)) };
                 case "endCursor":
@@ -406,9 +415,9 @@ export function connectionExpr(
               entries: f.fields.map((af) => {
                 switch (af.kind) {
                   case "typename":
-                    return { key: af.key, value: toJson(param(af.value, textType)) };
+                    return { key: af.key, value: param(af.value, textType) };
                   case "count":
-                    return { key: af.key, value: toJson({ kind: "countStar" }) };
+                    return { key: af.key, value: { kind: "countStar" } };
                   case "op":
                     return {
                       key: af.key,
@@ -416,8 +425,8 @@ export function connectionExpr(
                         kind: "jsonObject",
                         entries: af.fields.map((cf) =>
                           cf.kind === "typename"
-                            ? { key: cf.key, value: toJson(param(cf.value, textType)) }
-                            : { key: cf.key, value: output(call(af.op, row.column(cf.column)), cf.output) },
+                            ? { key: cf.key, value: param(cf.value, textType) }
+                            : { key: cf.key, value: outputValue(call(af.op, row.column(cf.column)), cf.output) },
                         ),
                       },
                     };

@@ -5,7 +5,7 @@
 import type { WritePlan, WriteResultFieldPlan } from "../plan/types";
 import { unreachable } from "../util/invariant";
 import { binary, call, param, type Expr, type Select, type WriteStatement } from "./ast";
-import { AliasCounter, carriedRow, filterExpr, nodeObject, tableRow, textType, toJson } from "./buildJson";
+import { AliasCounter, carriedRow, filterExpr, nodeObject, tableRow, textType } from "./buildJson";
 
 const WRITTEN = "written";
 
@@ -21,9 +21,9 @@ export function buildWriteSelect(
   const entries = fields.map((f): { key: string; value: Expr } => {
     switch (f.kind) {
       case "typename":
-        return { key: f.key, value: toJson(param(f.value, textType)) };
+        return { key: f.key, value: param(f.value, textType) };
       case "affectedCount":
-        return { key: f.key, value: toJson({ kind: "countStar" }) };
+        return { key: f.key, value: { kind: "countStar" } };
       case "records":
         return {
           key: f.key,
