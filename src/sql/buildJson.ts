@@ -298,6 +298,16 @@ function afterCursor(order: OrderPlan[], cursor: CursorPlan, row: RowRef): Expr 
 }
 
 /** ORDER BY items; a column already ordered on is left out (the key closing an order that names it). */
+/**
+ * A page size or offset the planner does not see when planning for the given values: a bare
+ * `$n` makes every custom plan cheaper than the generic one (which must guess the size), so the
+ * plan cache would plan each request anew; hidden in a one-row subquery, the generic plan costs
+ * the same and is kept after PostgreSQL's five trial plans. The value itself stays bound.
+ */
+function unplannedValue(e: Expr): Expr {
+  return { kind: "subquery", select: select({ columns: [{ expr: e, alias: "n" }] }) };
+}
+
 function orderItems(order: OrderPlan[], row: RowRef): OrderItem[] {
   const seen = new Set<string>();
   const items: OrderItem[] = [];
@@ -460,7 +470,7 @@ export function connectionExpr(
   const innerRow = inner.from!.kind === "table" || inner.from!.kind === "function" ? tableRow(inner.from!.alias) : null;
   invariant(innerRow !== null, "page scan reads a table or function");
   inner.orderBy = orderItems(effective, innerRow);
-  inner.limit = checksBeyondPage ? binary("+", conn.pageSize, int(1)) : conn.pageSize;
-  inner.offset = conn.offset;
+  inner.limit = unplannedValue(checksBeyondPage ? binary("+", conn.pageSize, int(1)) : conn.pageSize);
+  inner.offset = conn.offset ? unplannedValue(conn.offset) : null;
   return { kind: "subquery", select: select({ columns: [{ expr: object, alias: "connection" }], from: { kind: "subquery", select: inner, alias: pageAlias } }) };
 }
