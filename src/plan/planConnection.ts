@@ -142,12 +142,14 @@ function decodeCursor(ctx: PlanContext, table: Table, order: OrderPlan[], cursor
   const values = text === null ? null : parseKeyArray(text);
   if (!values) throw new UserError("Failed to decode cursor, error 1");
   if (values.length !== order.length) throw new UserError("orderBy clause incompatible with pagination cursor");
+  const texts = values.map(keyItemText);
   return {
-    values: values.map((v, i): ParamNode => {
+    values: texts.map((text, i): ParamNode => {
       const column = table.columns.find((c) => c.name === order[i]!.column)!;
       const type = sqlTypeOf(ctx.api.catalog, column.typeOid);
-      return param(keyItemText(v), type);
+      return param(text, type);
     }),
+    nulls: texts.map((text) => text === null),
   };
 }
 

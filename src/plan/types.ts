@@ -94,6 +94,11 @@ export interface OrderPlan {
 export interface CursorPlan {
   /** One value per order column, already typed. */
   values: ParamNode[];
+  /**
+   * Which values are null, known while planning: the predicate then compares plainly (`col > $n`,
+   * which an index can serve) instead of testing the parameter for null in the statement.
+   */
+  nulls: boolean[];
 }
 
 export interface ConnectionPlan {

@@ -280,24 +280,43 @@ function flip(o: OrderPlan): OrderPlan {
   return { column: o.column, direction: o.direction === "asc" ? "desc" : "asc", nulls: o.nulls === "first" ? "last" : "first" };
 }
 
-/** Rows strictly after the cursor position in `order` (null-aware, lexicographic). */
-function afterCursor(order: OrderPlan[], cursor: CursorPlan, row: RowRef): Expr {
-  const branches: Expr[] = order.map((o, i) => {
+/**
+ * Rows strictly after the cursor position in `order` (null-aware, lexicographic). Which cursor
+ * values are null is known, so each comparison is a plain `col op $n` where it can be; a column
+ * repeated in the order (the key closing an order that names it) adds nothing and is skipped.
+ * `notNull` names the columns that cannot hold null (table scans only: a function's rows may).
+ */
+function afterCursor(order: OrderPlan[], cursor: CursorPlan, row: RowRef, notNull: (column: string) => boolean): Expr {
+  const seen = new Set<string>();
+  const equalBefore: Expr[] = [];
+  const branches: Expr[] = [];
+  let leading: Expr | null = null;
+  order.forEach((o, i) => {
+    if (seen.has(o.column)) return;
+    seen.add(o.column);
     const c = row.column(o.column);
     const v = cursor.values[i]!;
-    const equalBefore = order.slice(0, i).map((p, k) => binary("is not distinct from", row.column(p.column), cursor.values[k]!));
-    const beyond = or(
-      binary(o.direction === "asc" ? ">" : "<", c, v),
-      o.nulls === "first"
-        ? and({ kind: "isNull", expr: v, negated: false }, { kind: "isNull", expr: c, negated: true })
-        : and({ kind: "isNull", expr: c, negated: false }, { kind: "isNull", expr: v, negated: true }),
-    );
-    return and(...equalBefore, beyond);
+    const isNull = (negated: boolean): Expr => ({ kind: "isNull", expr: c, negated });
+    let beyond: Expr;
+    let equal: Expr;
+    if (cursor.nulls[i]) {
+      // Nulls sort as a block at one end: past a null, only the other values (nulls first) remain.
+      beyond = o.nulls === "first" ? isNull(true) : bool(false);
+      equal = isNull(false);
+    } else {
+      const past = binary(o.direction === "asc" ? ">" : "<", c, v);
+      beyond = o.nulls === "last" && !notNull(o.column) ? or(past, isNull(false)) : past;
+      equal = binary("=", c, v);
+      // Every later row is at or beyond the first value: a range the index on it can serve.
+      if (i === 0 && notNull(o.column)) leading = binary(o.direction === "asc" ? ">=" : "<=", c, v);
+    }
+    branches.push(and(...equalBefore, beyond));
+    equalBefore.push(equal);
   });
-  return or(...branches);
+  const after = or(...branches);
+  return leading ? and(leading, after) : after;
 }
 
-/** ORDER BY items; a column already ordered on is left out (the key closing an order that names it). */
 /**
  * A page size or offset the planner does not see when planning for the given values: a bare
  * `$n` makes every custom plan cheaper than the generic one (which must guess the size), so the
@@ -339,6 +358,8 @@ export function connectionExpr(
   };
 
   const effective = conn.backward ? conn.order.map(flip) : conn.order;
+  const notNull = (name: string): boolean =>
+    conn.source.kind === "table" && conn.table.columns.some((c) => c.name === name && c.notNull);
   const cursor = conn.backward ? conn.before : conn.after;
 
   const pageAlias = aliases.next("p");
@@ -460,7 +481,7 @@ export function connectionExpr(
   if (!needsPage) return object;
 
   const inner = scan(
-    cursor ? (row) => afterCursor(effective, cursor, row) : null,
+    cursor ? (row) => afterCursor(effective, cursor, row, notNull) : null,
     (row) => [
       ...[...page.used].map((name) => ({ expr: row.column(name), alias: "c_" + name })),
       ...(page.wholeUsed ? [{ expr: row.whole, alias: "__r" }] : []),

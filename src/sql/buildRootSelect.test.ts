@@ -110,7 +110,7 @@ describe("buildRootSelect", () => {
   });
 
   it("executes: after a cursor, and backward pages keep forward order", async () => {
-    const after = await run(connection(null, { after: { values: [param("1", pgType("int4"))] } }));
+    const after = await run(connection(null, { after: { values: [param("1", pgType("int4"))], nulls: [false] } }));
     expect(after.edges.map((e: { node: { id: number } }) => e.node.id)).toEqual([2, 3]);
     expect(after.pageInfo.hasNextPage).toBe(true);
     const last = await run(connection(null, { backward: true }));
