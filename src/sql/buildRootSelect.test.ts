@@ -117,6 +117,43 @@ describe("buildRootSelect", () => {
     expect(last.edges.map((e: { node: { id: number } }) => e.node.id)).toEqual([3, 4]);
   });
 
+  it("executes: after a cursor on a nullable column, null or not, in every null ordering", async () => {
+    const rows: { id: number; email: string | null }[] = [
+      { id: 1, email: "a@x" },
+      { id: 2, email: null },
+      { id: 3, email: "c@x" },
+      { id: 4, email: "d@x" },
+    ];
+    for (const direction of ["asc", "desc"] as const) {
+      for (const nulls of ["first", "last"] as const) {
+        const order = [
+          { column: "email", direction, nulls },
+          { column: "id", direction: "asc" as const, nulls: "last" as const },
+        ];
+        // The expected order, computed here: nulls as a block at their end, then email, then id.
+        const sorted = [...rows].sort((a, b) => {
+          if (a.email !== b.email) {
+            if (a.email === null) return nulls === "first" ? -1 : 1;
+            if (b.email === null) return nulls === "first" ? 1 : -1;
+            return (a.email < b.email ? -1 : 1) * (direction === "asc" ? 1 : -1);
+          }
+          return a.id - b.id;
+        });
+        for (let at = 0; at < sorted.length; at++) {
+          const cursorRow = sorted[at]!;
+          const plan = connection(null, {
+            order,
+            pageSize: param("10", pgType("int4")),
+            after: { values: [param(cursorRow.email, pgType("text")), param(String(cursorRow.id), pgType("int4"))], nulls: [cursorRow.email === null, false] },
+          });
+          const out = await run(plan);
+          const label = `${direction} nulls ${nulls} after ${cursorRow.id}`;
+          expect(out.edges.map((e: { node: { id: number } }) => e.node.id), label).toEqual(sorted.slice(at + 1).map((r) => r.id));
+        }
+      }
+    }
+  });
+
   it("renders writes as data-modifying CTEs that run and return the written rows", async () => {
     const text = pgType("text");
     const int4 = pgType("int4");
