@@ -141,7 +141,8 @@ export function pgbenchRun(pg: PgTarget, scriptText: string, clients: number, bo
   for (const f of readdirSync(dir).filter((n) => n.startsWith("log"))) {
     for (const l of readFileSync(join(dir, f), "utf8").split("\n")) {
       const parts = l.split(" ");
-      if (parts.length < 6) continue;
+      // Only complete transaction lines (a latency in microseconds, then the end time).
+      if (parts.length < 6 || !(Number(parts[2]) > 0)) continue;
       const endUs = Number(parts[4]) * 1e6 + Number(parts[5]);
       const list = byClient.get(parts[0]!) ?? [];
       list.push({ endUs, latencyUs: Number(parts[2]) });

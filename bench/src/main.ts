@@ -194,27 +194,12 @@ async function main(): Promise<number> {
       }
     };
 
-    // Statements and database time per request, from pg_stat_statements, on warm connections
-    // (the pgbench engines' statements sent over the same role-switching transaction).
-    const statements = new Map<string, StatementFigures>();
-    for (const r of checked) {
-      for (const q of queries) {
-        if (!passed.has(key(r, q))) continue;
-        await reset();
-        const figures = await statementFigures(admin, "bench", statementSamples, async () => {
-          await runOnce(r.engine, user!, q, r.prepared);
-        });
-        statements.set(key(r, q), figures);
-      }
-    }
-    await reset();
-
     // Timed runs: warm-up, then the median of bounded runs, per query, engine and client count.
     const rows: Row[] = [];
     for (const q of queries) {
       for (const r of checked) {
         if (!passed.has(key(r, q))) continue;
-        const row: Row = { query: q, engine: r.engine.id, byClients: new Map(), statements: statements.get(key(r, q)) };
+        const row: Row = { query: q, engine: r.engine.id, byClients: new Map(), statements: undefined };
         for (const clients of clientLevels) {
           const figures: RunFigures[] = [];
           try {
@@ -245,6 +230,24 @@ async function main(): Promise<number> {
       }
       if (q.kind === "write") await reset();
     }
+
+    // Statements and database time per request, from pg_stat_statements, after the timed runs so
+    // that every engine's pooled backends are warm
+    // (the pgbench engines' statements sent over the same role-switching transaction).
+    const statements = new Map<string, StatementFigures>();
+    for (const r of checked) {
+      for (const q of queries) {
+        if (!passed.has(key(r, q))) continue;
+        await reset();
+        const figures = await statementFigures(admin, "bench", statementSamples, async () => {
+          await runOnce(r.engine, user!, q, r.prepared);
+        });
+        statements.set(key(r, q), figures);
+      }
+    }
+    await reset();
+
+    for (const row of rows) row.statements = statements.get(`${row.engine}/${row.query.name}`);
 
     let coldStart: ColdStart | undefined;
     const memory: MemoryFigures[] = [];
