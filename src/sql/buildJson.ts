@@ -284,7 +284,7 @@ function flip(o: OrderPlan): OrderPlan {
  * Rows strictly after the cursor position in `order` (null-aware, lexicographic). Which cursor
  * values are null is known, so each comparison is a plain `col op $n` where it can be; a column
  * repeated in the order (the key closing an order that names it) adds nothing and is skipped.
- * `notNull` names the columns that cannot hold null (table scans only: a function's rows may).
+ * `notNull` names the columns that cannot hold null in the rows scanned.
  */
 function afterCursor(order: OrderPlan[], cursor: CursorPlan, row: RowRef, notNull: (column: string) => boolean): Expr {
   const seen = new Set<string>();
@@ -358,8 +358,9 @@ export function connectionExpr(
   };
 
   const effective = conn.backward ? conn.order.map(flip) : conn.order;
-  const notNull = (name: string): boolean =>
-    conn.source.kind === "table" && conn.table.columns.some((c) => c.name === name && c.notNull);
+  // NOT NULL holds for rows a table scan reads, not for a function's rows or a foreign server's.
+  const enforced = conn.source.kind === "table" && (conn.table.kind === "table" || conn.table.kind === "partitionedTable");
+  const notNull = (name: string): boolean => enforced && conn.table.columns.some((c) => c.name === name && c.notNull);
   const cursor = conn.backward ? conn.before : conn.after;
 
   const pageAlias = aliases.next("p");
