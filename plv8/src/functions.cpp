@@ -1,6 +1,6 @@
 // Function stage: pg_proc rows -> compiled JavaScript functions (cached per user environment
-// and recompiled when the row changes), and the call paths for functions, triggers, set-
-// returning functions, procedures and DO blocks.
+// and recompiled when the row changes), and the call paths for functions, set-returning
+// functions, procedures and DO blocks (trigger arguments: triggers.cpp).
 #include <map>
 #include <unordered_map>
 
@@ -50,48 +50,6 @@ struct Compiled {
 
 std::unordered_map<Oid, FnInfo *> fn_infos;
 std::map<std::pair<Env *, Oid>, Compiled *> compiled;
-
-// `this` of a call is one object per call site (FmgrInfo) and environment, as in PLV8, so a
-// function can keep state across the rows of one statement. The call site's fn_extra holds
-// its id; the objects go when the call site's memory does. Never destroyed: a map destructor
-// at exit would touch isolates that are gone.
-struct CallSite {
-	uint64 id;
-	MemoryContextCallback forget;
-};
-uint64 next_call_site = 1;
-std::map<std::pair<uint64, Env *>, v8::Global<v8::Object>> &receivers =
-    *new std::map<std::pair<uint64, Env *>, v8::Global<v8::Object>>();
-
-void ForgetCallSite(void *arg) {
-	uint64 id = static_cast<CallSite *>(arg)->id;
-	auto it = receivers.lower_bound(std::make_pair(id, static_cast<Env *>(nullptr)));
-	while (it != receivers.end() && it->first.first == id) it = receivers.erase(it);  // resets the handle
-}
-
-// May raise errors (allocation): call guarded.
-uint64 CallSiteId(FmgrInfo *flinfo) {
-	CallSite *site = static_cast<CallSite *>(flinfo->fn_extra);
-	if (site != nullptr) return site->id;
-	site = static_cast<CallSite *>(MemoryContextAllocZero(flinfo->fn_mcxt, sizeof(CallSite)));
-	site->id = next_call_site++;
-	site->forget.func = ForgetCallSite;
-	site->forget.arg = site;
-	MemoryContextRegisterResetCallback(flinfo->fn_mcxt, &site->forget);
-	flinfo->fn_extra = site;
-	return site->id;
-}
-
-v8::Local<v8::Object> Receiver(Env *env, uint64 site) {
-	v8::Global<v8::Object> &g = receivers[std::make_pair(site, env)];
-	if (!g.IsEmpty()) return g.Get(env->isolate);
-	v8::Local<v8::Object> obj = v8::Object::New(env->isolate);
-	g.Reset(env->isolate, obj);
-	return obj;
-}
-
-const char *kTriggerArgs[] = {"NEW", "OLD", "TG_NAME", "TG_WHEN", "TG_LEVEL", "TG_OP",
-                              "TG_RELID", "TG_TABLE_NAME", "TG_TABLE_SCHEMA", "TG_ARGV"};
 
 // Reads (or re-reads after CREATE OR REPLACE) a function's catalog row. May raise errors.
 FnInfo *GetFnInfo(Oid fn_oid) {
@@ -157,9 +115,9 @@ FnInfo *GetFnInfo(Oid fn_oid) {
 std::string FunctionSource(FnInfo *info) {
 	std::string s = "(function (";
 	if (info->is_trigger) {
-		for (int i = 0; i < 10; i++) {
+		for (int i = 0; i < kTriggerArgCount; i++) {
 			if (i) s += ", ";
-			s += kTriggerArgs[i];
+			s += kTriggerArgNames[i];
 		}
 	} else {
 		for (int i = 0; i < info->nargs; i++) {
@@ -228,79 +186,6 @@ struct Outcome {
 	Datum result;
 	bool isnull;
 };
-
-v8::Local<v8::Value> TgString(v8::Isolate *isolate, const char *s) { return NewString(isolate, s); }
-
-bool TriggerArgs(Env *env, TriggerData *td, TypeInfo **attrs, v8::Local<v8::Value> *argv) {
-	v8::Isolate *isolate = env->isolate;
-	v8::Local<v8::Context> cx = isolate->GetCurrentContext();
-	Relation rel = td->tg_relation;
-	TupleDesc desc = RelationGetDescr(rel);
-	for (int i = 0; i < 10; i++) argv[i] = v8::Undefined(isolate);
-	bool row = TRIGGER_FIRED_FOR_ROW(td->tg_event);
-	if (row) {
-		v8::Local<v8::Object> o;
-		if (TRIGGER_FIRED_BY_INSERT(td->tg_event)) {
-			if (!TupleToJs(env, td->tg_trigtuple, desc, attrs, nullptr).ToLocal(&o)) return false;
-			argv[0] = o;
-		} else if (TRIGGER_FIRED_BY_UPDATE(td->tg_event)) {
-			if (!TupleToJs(env, td->tg_newtuple, desc, attrs, nullptr).ToLocal(&o)) return false;
-			argv[0] = o;
-			if (!TupleToJs(env, td->tg_trigtuple, desc, attrs, nullptr).ToLocal(&o)) return false;
-			argv[1] = o;
-		} else if (TRIGGER_FIRED_BY_DELETE(td->tg_event)) {
-			if (!TupleToJs(env, td->tg_trigtuple, desc, attrs, nullptr).ToLocal(&o)) return false;
-			argv[1] = o;
-		}
-	}
-	argv[2] = TgString(isolate, td->tg_trigger->tgname);
-	argv[3] = TgString(isolate, TRIGGER_FIRED_BEFORE(td->tg_event)    ? "BEFORE"
-	                            : TRIGGER_FIRED_AFTER(td->tg_event)   ? "AFTER"
-	                                                                  : "INSTEAD OF");
-	argv[4] = TgString(isolate, row ? "ROW" : "STATEMENT");
-	argv[5] = TgString(isolate, TRIGGER_FIRED_BY_INSERT(td->tg_event)   ? "INSERT"
-	                            : TRIGGER_FIRED_BY_UPDATE(td->tg_event) ? "UPDATE"
-	                            : TRIGGER_FIRED_BY_DELETE(td->tg_event) ? "DELETE"
-	                                                                    : "TRUNCATE");
-	argv[6] = v8::Integer::NewFromUnsigned(isolate, RelationGetRelid(rel));
-	argv[7] = TgString(isolate, RelationGetRelationName(rel));
-	char *nsp = nullptr;
-	if (!PgTry(env, [&] { nsp = get_namespace_name(RelationGetNamespace(rel)); })) return false;
-	argv[8] = TgString(isolate, nsp ? nsp : "");
-	v8::Local<v8::Array> targv = v8::Array::New(isolate, td->tg_trigger->tgnargs);
-	for (int i = 0; i < td->tg_trigger->tgnargs; i++) {
-		const char *arg = td->tg_trigger->tgargs[i];
-		v8::Local<v8::String> s;
-		if (!NewText(env, arg, strlen(arg)).ToLocal(&s) || targv->Set(cx, i, s).IsNothing()) return false;
-	}
-	argv[9] = targv;
-	return true;
-}
-
-bool TriggerResult(Env *env, TriggerData *td, TypeInfo **attrs, v8::Local<v8::Value> result,
-                   MemoryContext callercxt, Outcome *out) {
-	out->isnull = false;
-	if (!TRIGGER_FIRED_FOR_ROW(td->tg_event) || TRIGGER_FIRED_AFTER(td->tg_event)) {
-		out->result = PointerGetDatum(nullptr);
-		return true;
-	}
-	HeapTuple orig = TRIGGER_FIRED_BY_UPDATE(td->tg_event) ? td->tg_newtuple : td->tg_trigtuple;
-	if (result->IsNull()) {
-		out->result = PointerGetDatum(nullptr);
-		return true;
-	}
-	if (result->IsUndefined() || TRIGGER_FIRED_BY_DELETE(td->tg_event)) {
-		out->result = PointerGetDatum(orig);
-		return true;
-	}
-	HeapTuple tuple;
-	MemoryContext old = MemoryContextSwitchTo(callercxt);
-	bool ok = ObjectToTuple(env, result, RelationGetDescr(td->tg_relation), attrs, &tuple, true);
-	MemoryContextSwitchTo(old);
-	if (!ok) return false;
-	out->result = PointerGetDatum(tuple);
-	return true;
-}
 
 bool CollectSet(Env *env, v8::Local<v8::Value> result) {
 	if (result->IsUndefined() || result->IsNull()) return true;
@@ -400,17 +285,19 @@ bool CallFunction(Env *env, FnInfo *info, FunctionCallInfo fcinfo, MemoryContext
 	std::vector<v8::Local<v8::Value>> argv;
 	if (td != nullptr) {
 		if (!PgTry(env, [&] { tattrs = AttrTypeInfos(RelationGetDescr(td->tg_relation), CurrentMemoryContext); })) return false;
-		argv.resize(10);
+		argv.resize(kTriggerArgCount);
 		if (!TriggerArgs(env, td, tattrs, argv.data())) return false;
 	} else if (!CallArgs(env, info, fcinfo, &argv)) {
 		return false;
 	}
-	uint64 site = 0;
-	if (!PgTry(env, [&] { site = CallSiteId(fcinfo->flinfo); })) return false;
+	v8::Local<v8::Object> self;
+	if (!Receiver(env, fcinfo->flinfo, &self)) return false;
 	v8::Local<v8::Value> result;
-	v8::Local<v8::Object> self = Receiver(env, site);
 	if (!fn->Call(cx, self, (int)argv.size(), argv.data()).ToLocal(&result)) return false;
-	if (td != nullptr) return TriggerResult(env, td, tattrs, result, callercxt, out);
+	if (td != nullptr) {
+		out->isnull = false;
+		return TriggerResult(env, td, tattrs, result, callercxt, &out->result);
+	}
 	if (info->retset) {
 		out->isnull = true;
 		return CollectSet(env, result);
@@ -487,10 +374,6 @@ v8::MaybeLocal<v8::Function> FindCompiled(Env *env, Oid fn_oid) {
 }
 
 void ForgetCompiled(Env *env) {
-	for (auto it = receivers.begin(); it != receivers.end();) {
-		if (it->first.second == env) it = receivers.erase(it);
-		else ++it;
-	}
 	for (auto it = compiled.begin(); it != compiled.end();) {
 		if (it->first.first == env) {
 			it->second->fn.Reset();

@@ -18,6 +18,7 @@ extern "C" {
 #include "access/tupdesc.h"
 #include "access/xact.h"
 #include "catalog/pg_type.h"
+#include "commands/trigger.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -237,7 +238,21 @@ bool ReturnNext(Env *env, v8::Local<v8::Value> value);
 
 // Returns the compiled JavaScript function of a plv8 function in `env`.
 v8::MaybeLocal<v8::Function> FindCompiled(Env *env, Oid fn_oid);
-// Drops the compiled functions and call-site `this` objects of an environment about to go.
 void ForgetCompiled(Env *env);
+
+// `this` for a call at `flinfo` in `env`; false (with an exception) when it cannot be made.
+bool Receiver(Env *env, FmgrInfo *flinfo, v8::Local<v8::Object> *out);
+void ForgetReceivers(Env *env);
+
+// ---------------------------------------------------------------------------
+// Triggers (triggers.cpp)
+
+const int kTriggerArgCount = 10;
+extern const char *const kTriggerArgNames[kTriggerArgCount];
+// NEW, OLD, TG_NAME ... TG_ARGV for a trigger call; `attrs` describe the relation's columns.
+bool TriggerArgs(Env *env, TriggerData *td, TypeInfo **attrs, v8::Local<v8::Value> *argv);
+// The row a BEFORE/INSTEAD OF row trigger hands back (allocated in `callercxt`).
+bool TriggerResult(Env *env, TriggerData *td, TypeInfo **attrs, v8::Local<v8::Value> result,
+                   MemoryContext callercxt, Datum *out);
 
 }  // namespace plv8

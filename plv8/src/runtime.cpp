@@ -248,6 +248,7 @@ Env *CreateEnv(Oid user) {
 
 void DisposeEnv(Env *env) {
 	ForgetCompiled(env);
+	ForgetReceivers(env);
 	env->plan_template.Reset();
 	env->cursor_template.Reset();
 	env->window_template.Reset();
