@@ -154,6 +154,23 @@ describe("buildRootSelect", () => {
     }
   });
 
+  it("lets the plan cache settle on a generic plan for a connection page", async () => {
+    // Enough rows that a known page size would make each custom plan look cheaper.
+    await db.query("create table public.account_many as select i as id, 'e' || i as email from generate_series(1, 5000) i");
+    await db.query("alter table public.account_many add primary key (id); analyze public.account_many");
+    const many = { ...account, name: "account_many" } as Table;
+    const st = renderSql(buildRootSelect(connection({ kind: "compare", column: "email", op: "gt", value: param("e", pgType("text")) }, { table: many }))!);
+    const client = await db.connect();
+    try {
+      // More runs than PostgreSQL's five trial custom plans.
+      for (let i = 0; i < 8; i++) await client.query({ name: "page", text: st.sql, values: st.params });
+      const { rows } = await client.query("select generic_plans::int as generic from pg_prepared_statements where name = 'page'");
+      expect(rows[0].generic).toBeGreaterThan(0);
+    } finally {
+      await client.end();
+    }
+  });
+
   it("renders writes as data-modifying CTEs that run and return the written rows", async () => {
     const text = pgType("text");
     const int4 = pgType("int4");
