@@ -52,7 +52,9 @@ export function startCluster(settings: Record<string, string> = {}): Cluster {
     fsync: "off",
     synchronous_commit: "off",
     full_page_writes: "off",
-    shared_preload_libraries: "'pg_stat_statements'",
+    // plv8 preloaded as the README advises for production: new backends inherit the loaded
+    // handler and libnode instead of loading them on their first call.
+    shared_preload_libraries: "'pg_stat_statements,plv8'",
     "pg_stat_statements.track": "all",
     "pg_stat_statements.max": "10000",
     log_min_messages: "warning",
