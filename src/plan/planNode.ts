@@ -5,7 +5,7 @@ import { GraphQLObjectType, getNamedType, type SelectionSetNode } from "graphql"
 import type { Table } from "../catalog/model";
 import { collectFields } from "../document/collectFields";
 import { UserError } from "../document/UserError";
-import { resolutionOf } from "../schema/resolution";
+import { resolutionOf, type Relation } from "../schema/resolution";
 import { unreachable } from "../util/invariant";
 import { fieldOf, readArguments, type PlanContext } from "./context";
 import { planConnection } from "./planConnection";
@@ -41,6 +41,13 @@ export function planNode(
     if (!def || !resolution) throw unknownFieldError(f.name, type.name, style);
     const args = readArguments(f, def, ctx.scope);
     const childType = getNamedType(def.type);
+    // A one-to-many relationship, whether tagged as a relation or as a connection.
+    const toMany = (relation: Relation, connectionType: GraphQLObjectType): NodeFieldPlan => ({
+      kind: "toMany",
+      key: f.responseKey,
+      relation,
+      connection: planConnection(ctx, connectionType, relation.to, f.selectionSets, args, def, { kind: "table" }),
+    });
     switch (resolution.kind) {
       case "column":
         out.push({ kind: "column", key: f.responseKey, column: resolution.column.name, output: outputKindOf(def.type) });
@@ -54,12 +61,7 @@ export function planNode(
         if (rel.cardinality === "toOne") {
           out.push({ kind: "toOne", key: f.responseKey, relation: rel, node: planNode(ctx, childType, rel.to, f.selectionSets, "quoted") });
         } else {
-          out.push({
-            kind: "toMany",
-            key: f.responseKey,
-            relation: rel,
-            connection: planConnection(ctx, childType, rel.to, f.selectionSets, args, def, { kind: "table" }),
-          });
+          out.push(toMany(rel, childType));
         }
         break;
       }
@@ -67,12 +69,7 @@ export function planNode(
         // A one-to-many relationship, tagged as a connection that carries its relation.
         const rel = resolution.relation;
         if (!rel || !(childType instanceof GraphQLObjectType)) throw unknownFieldError(f.name, type.name, style);
-        out.push({
-          kind: "toMany",
-          key: f.responseKey,
-          relation: rel,
-          connection: planConnection(ctx, childType, rel.to, f.selectionSets, args, def, { kind: "table" }),
-        });
+        out.push(toMany(rel, childType));
         break;
       }
       case "computed": {
