@@ -3,8 +3,8 @@
 // does.
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase, type TestDatabase } from "../harness/db";
-import { compiledStatements, resolve, rows } from "./support";
+import type { TestDatabase } from "../harness/db";
+import { compiledStatements, databaseWithExtension, resolve, rows } from "./support";
 
 const HOSTILE = [
   "'); drop table victim; --",
@@ -25,11 +25,7 @@ describe("hostile strings in mutation inputs", () => {
   let client: pg.Client;
 
   beforeAll(async () => {
-    db = await freshDatabase();
-    client = await db.connect();
-    await client.query(`
-      create extension pg_graphql cascade;
-      comment on schema public is '@graphql({"inflect_names": true})';
+    ({ db, client } = await databaseWithExtension(`
       create table victim(id serial primary key, body text, meta jsonb, tags text[]);
       insert into victim(body) values ('keep me');
       create table "we""ird; drop table victim; --"(
@@ -43,7 +39,7 @@ describe("hostile strings in mutation inputs", () => {
       create function record_body(body text) returns text language sql volatile as $$
         insert into victim(body) values (body) returning body
       $$;
-    `);
+    `));
   });
   afterAll(async () => db.drop());
 

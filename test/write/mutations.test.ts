@@ -2,19 +2,15 @@
 // and computed fields included), atMost, mutating functions, and input coercion errors.
 import type pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { freshDatabase, type TestDatabase } from "../harness/db";
-import { failure, resolve, rows } from "./support";
+import type { TestDatabase } from "../harness/db";
+import { databaseWithExtension, failure, resolve, rows } from "./support";
 
 describe("mutations", () => {
   let db: TestDatabase;
   let client: pg.Client;
 
   beforeAll(async () => {
-    db = await freshDatabase();
-    client = await db.connect();
-    await client.query(`
-      create extension pg_graphql cascade;
-      comment on schema public is '@graphql({"inflect_names": true})';
+    ({ db, client } = await databaseWithExtension(`
       create type mood as enum ('happy', 'so so');
       comment on type mood is '@graphql({"mappings": {"so so": "so_so"}})';
       create table account(
@@ -46,7 +42,7 @@ describe("mutations", () => {
         insert into blog(owner_id, title) select to_owner, b.title from blog b where b.owner_id = from_owner order by b.id returning *
       $$;
       create function account_emails() returns setof text language sql stable as $$ select email from account order by id $$;
-    `);
+    `));
   });
   afterAll(async () => db.drop());
 

@@ -7,6 +7,19 @@ import { REFLECTION_QUERY } from "../../src/catalog/reflectionQuery";
 import { prepareDocument } from "../../src/document/prepareDocument";
 import { compileOperation } from "../../src/execute/compileOperation";
 import { buildSchema } from "../../src/schema/buildSchema";
+import { freshDatabase, type TestDatabase } from "../harness/db";
+
+/** A fresh database with pg_graphql (names inflected) and the given schema, and a client on it. */
+export async function databaseWithExtension(schema: string): Promise<{ db: TestDatabase; client: pg.Client }> {
+  const db = await freshDatabase();
+  const client = await db.connect();
+  await client.query(`
+    create extension pg_graphql cascade;
+    comment on schema public is '@graphql({"inflect_names": true})';
+  `);
+  await client.query(schema);
+  return { db, client };
+}
 
 export interface GraphQLAnswer {
   data?: any;

@@ -4,18 +4,14 @@
 import type pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { freshDatabase, type TestDatabase } from "../harness/db";
-import { failure, resolve, rows } from "./support";
+import { databaseWithExtension, failure, resolve, rows } from "./support";
 
 describe("mutation requests are all or nothing", () => {
   let db: TestDatabase;
   let client: pg.Client;
 
   beforeAll(async () => {
-    db = await freshDatabase();
-    client = await db.connect();
-    await client.query(`
-      create extension pg_graphql cascade;
-      comment on schema public is '@graphql({"inflect_names": true})';
+    ({ db, client } = await databaseWithExtension(`
       create table item(
         id int primary key,
         name text not null check (name <> 'forbidden'),
@@ -31,7 +27,7 @@ describe("mutation requests are all or nothing", () => {
         return new;
       end $$;
       create trigger item_guard before insert or update on item for each row execute function guard_qty();
-    `);
+    `));
   });
   afterAll(async () => db.drop());
 
