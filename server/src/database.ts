@@ -3,7 +3,7 @@
 import pg from "pg";
 import type { JWTPayload } from "jose";
 import type { ApiRole } from "./keys";
-import { resolveParams, resolveSql, type GraphQLPayload } from "./resolveStatement";
+import { resolveParams, resolveSql, resolveStatementName, type GraphQLPayload } from "./resolveStatement";
 import { invariant } from "../../src/util/invariant";
 
 export type Outcome =
@@ -43,7 +43,8 @@ export class Database {
     const params = resolveParams(role, claims, schemas, payload);
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = await this.pool.query<{ body: string | null }>(resolveSql, params);
+        // Named, so each connection parses and plans the statement once.
+        const result = await this.pool.query<{ body: string | null }>({ name: resolveStatementName, text: resolveSql, values: params });
         const body = result.rows[0]?.body;
         invariant(typeof body === "string", "graphql.resolve returns a JSON document");
         return { kind: "result", body };

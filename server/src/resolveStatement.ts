@@ -13,6 +13,7 @@ export interface GraphQLPayload {
 
 // Claim names that are not valid setting names (e.g. URLs used as namespaced claims) are only
 // visible through request.jwt.claims.
+export const resolveStatementName = "pg_graphql_resolve";
 export const resolveSql = `with settings as materialized (
   select set_config('role', $1, true) as role,
          set_config('request.jwt.claims', $2, true) as claims,
