@@ -2,6 +2,8 @@
 -- schema know when to reload. Sequences are not transactional, which is what we want here:
 -- every backend sees the bump at once.
 create sequence graphql.seq_schema_version as int cycle;
+-- Every caller's resolver reads it on each request to validate its cached schema.
+grant select on graphql.seq_schema_version to public;
 
 create function graphql.increment_schema_version()
     returns event_trigger

@@ -44,8 +44,10 @@ interface OperationEntry {
   sql: LruMap<string, CachedStatements>;
 }
 
+// The sequence is read directly: graphql.get_schema_version() is security definer with its own
+// search_path, which costs a settings switch and a fresh plan of its body on every call.
 const SCHEMA_KEY_QUERY =
-  "select current_user::text as role, current_setting('search_path') as path, graphql.get_schema_version()::text as version";
+  "select current_user::text as role, current_setting('search_path') as path, (select last_value from graphql.seq_schema_version)::text as version";
 
 const SCHEMA_CACHE_SIZE = 8;
 const OPERATION_CACHE_SIZE = 256;
