@@ -374,10 +374,15 @@ export function connectionExpr(
   // Row numbers count the rows an offset skips too.
   const inWindow = binary("<=", n, conn.offset ? binary("+", conn.pageSize, conn.offset) : conn.pageSize);
   const byPosition: OrderItem[] = [{ expr: n, direction: conn.backward ? "desc" : "asc", nulls: "last" }];
+  // Read forward, the page subquery already yields its rows in the connection's order, and an
+  // aggregate over a plain scan of an ordered subquery takes them in that order; sorting them
+  // again inside the aggregate costs a sort per parent row in nested connections. Read backward,
+  // the rows arrive reversed and are put back in order by the aggregate.
+  const aggOrder = (items: OrderItem[]): OrderItem[] => (conn.backward ? items : []);
   const windowAgg = (e: Expr): Expr =>
     numbered
-      ? { kind: "call", schema: null, name: "json_agg", args: [e], orderBy: byPosition, filter: inWindow }
-      : { kind: "call", schema: null, name: "json_agg", args: [e], orderBy: orderItems(conn.order, page) };
+      ? { kind: "call", schema: null, name: "json_agg", args: [e], orderBy: aggOrder(byPosition), filter: inWindow }
+      : { kind: "call", schema: null, name: "json_agg", args: [e], orderBy: aggOrder(orderItems(conn.order, page)) };
   const hasMore = binary(">", { kind: "countStar" }, conn.pageSize);
 
   const entries: { key: string; value: Expr }[] = [];
