@@ -34,7 +34,9 @@ export class Database {
   readonly pool: pg.Pool;
 
   constructor(connectionString: string, poolSize: number) {
-    this.pool = new pg.Pool({ connectionString, max: poolSize, application_name: "pg_graphql_server" });
+    // Idle connections are kept: a new backend pays for loading the resolver and reflecting the
+    // schema on its first request, and the pool is bounded by its size anyway.
+    this.pool = new pg.Pool({ connectionString, max: poolSize, idleTimeoutMillis: 0, application_name: "pg_graphql_server" });
     // An idle client losing its backend must not crash the server; the pool replaces it.
     this.pool.on("error", () => {});
   }
