@@ -45,21 +45,39 @@ std::condition_variable &wd_cv = *new std::condition_variable();
 Env *wd_active = nullptr;  // the innermost running isolate's env
 bool wd_fired = false;
 std::vector<Env *> &active_stack = *new std::vector<Env *>();
+// Waking the watchdog on every call would cost a thread switch per call, more than a short
+// call itself; so it keeps polling while calls keep coming and sleeps only after a quiet
+// second, and only a call that finds it asleep wakes it.
+bool wd_sleeping = false;
+unsigned long wd_entries = 0;  // calls entered so far, so a poll sees calls made between polls
+constexpr auto wd_poll = std::chrono::milliseconds(4);
+constexpr auto wd_quiet = std::chrono::seconds(1);
 
 void WatchdogMain() {
 	std::unique_lock<std::mutex> lock(wd_mutex);
+	unsigned long seen = wd_entries;
+	auto last_activity = std::chrono::steady_clock::now();
 	for (;;) {
-		if (wd_active == nullptr) {
-			wd_cv.wait(lock);
-			continue;
+		if (wd_active == nullptr && seen == wd_entries) {
+			if (std::chrono::steady_clock::now() - last_activity >= wd_quiet) {
+				wd_sleeping = true;
+				wd_cv.wait(lock, [] { return !wd_sleeping; });
+				last_activity = std::chrono::steady_clock::now();
+				seen = wd_entries;
+				continue;
+			}
+		} else {
+			seen = wd_entries;
+			last_activity = std::chrono::steady_clock::now();
 		}
 		// Keeps asking while the condition holds: a request made while the isolate was busy
 		// in C++ must not get lost.
-		if ((InterruptPending && (QueryCancelPending || ProcDiePending)) || terminate_requested.load()) {
+		if (wd_active != nullptr &&
+			((InterruptPending && (QueryCancelPending || ProcDiePending)) || terminate_requested.load())) {
 			wd_fired = true;
 			for (Env *e : active_stack) e->isolate->TerminateExecution();
 		}
-		wd_cv.wait_for(lock, std::chrono::milliseconds(4));
+		wd_cv.wait_for(lock, wd_poll);
 	}
 }
 
@@ -309,7 +327,11 @@ void EnterJs(Env *env) {
 	std::lock_guard<std::mutex> lock(wd_mutex);
 	env->depth++;
 	active_stack.push_back(env);
-	if (wd_active == nullptr) wd_cv.notify_all();
+	wd_entries++;
+	if (wd_sleeping) {
+		wd_sleeping = false;
+		wd_cv.notify_all();
+	}
 	wd_active = env;
 }
 
