@@ -41,7 +41,7 @@ as ${dollarQuote(init, "bundle")};
 
 create function graphql._internal_resolve(
     "query" text,
-    "variables" jsonb default '{}',
+    "variables" text default '{}',
     "operationName" text default null,
     "extensions" jsonb default null
 )

@@ -16,7 +16,9 @@ as $$
 declare
     message text;
 begin
-    return graphql._internal_resolve("query", "variables", "operationName", "extensions")::jsonb;
+    -- Variables travel as text: converted to a JS object by the language handler, an integer
+    -- past 2^53 would lose digits.
+    return graphql._internal_resolve("query", "variables"::text, "operationName", "extensions")::jsonb;
 exception
     when others then
         get stacked diagnostics message = message_text;

@@ -88,11 +88,14 @@ export class VariableScope {
   }
 }
 
-/** Variables arrive as JSON; strings stay strings (an enum-typed variable holds the enum's name). */
+/**
+ * Variables arrive as JSON; strings stay strings (an enum-typed variable holds the enum's name),
+ * and an integer too large for a JS number (a BigInt) is checked as a literal of it would be.
+ */
 function fromJson(v: unknown): InputValue {
   if (v === null || v === undefined) return null;
   if (typeof v === "boolean" || typeof v === "number" || typeof v === "string") return v;
-  if (typeof v === "bigint") return v.toString();
+  if (typeof v === "bigint") return new LargeIntLiteral(v.toString());
   if (Array.isArray(v)) return v.map(fromJson);
   if (typeof v === "object") {
     const out: Record<string, InputValue> = {};

@@ -74,7 +74,11 @@ export class Resolver {
     this.plans = new LruMap(PLAN_CACHE_SIZE, (p) => p.free());
   }
 
-  resolve(query: string, variables: unknown, operationName: string | null): string {
+  /**
+   * `variablesKey` is the variables' JSON text when the caller has it (PLV8 does), a cheaper and
+   * exact cache key; else the variables are serialised for the key.
+   */
+  resolve(query: string, variables: unknown, operationName: string | null, variablesKey?: string): string {
     const badVariables = variablesError(variables);
     if (badVariables) return badVariables;
     const vars = (variables ?? {}) as Variables;
@@ -95,7 +99,8 @@ export class Resolver {
     }
     if (entry.document.kind === "error") return errorResponse(entry.document.message, true);
 
-    const varsKey = JSON.stringify(vars, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+    // A BigInt and the string of its digits coerce differently, so their keys must differ.
+    const varsKey = variablesKey ?? JSON.stringify(vars, (_k, v: unknown) => (typeof v === "bigint" ? { bigint: v.toString() } : v));
     let compiled = entry.compiled.get(varsKey);
     if (compiled) this.stats.compiledCacheHits++;
     else {

@@ -1,6 +1,7 @@
 // Execute stage, PLV8 binding: the backend-wide Resolver over PLV8's SPI. The only module that
 // touches the `plv8` global. `resolve` and `stats` are what the bundle entry exports.
 
+import { parseJsonExact } from "../util/parseJsonExact";
 import { Resolver, type PreparedStatement, type SyncDatabase } from "./Resolver";
 
 interface Plv8Plan {
@@ -22,9 +23,11 @@ const database: SyncDatabase = {
 
 let resolver: Resolver | null = null;
 
-export function resolve(query: string, variables: unknown, operationName: string | null, _extensions: unknown): string {
+/** `variables` is JSON text (from jsonb), parsed here so that no integer loses digits. */
+export function resolve(query: string, variables: string | null, operationName: string | null, _extensions: unknown): string {
   resolver ??= new Resolver(database);
-  return resolver.resolve(query, variables, operationName);
+  if (variables === null) return resolver.resolve(query, null, operationName);
+  return resolver.resolve(query, parseJsonExact(variables), operationName, variables);
 }
 
 /** Cache counters, e.g. for a test that checks a repeated query skips compilation. */

@@ -3,7 +3,7 @@
 import type pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TestDatabase } from "../harness/db";
-import { databaseWithExtension, failure, resolve, rows } from "./support";
+import { databaseWithExtension, failure, resolve, rows, type GraphQLAnswer } from "./support";
 
 describe("mutations", () => {
   let db: TestDatabase;
@@ -52,6 +52,23 @@ describe("mutations", () => {
       insert into account(email, mood, points) values ('a@x.com', 'happy', 10), ('b@x.com', 'so so', 20), ('c@x.com', null, 30);
       insert into blog(owner_id, title) values (1, 'one'), (1, 'two'), (2, 'three');
     `);
+  });
+
+  it("keeps every digit of integer variables past 2^53", async () => {
+    const raw = async (query: string, variablesJson: string) =>
+      (await client.query("select graphql.resolve($1, $2::jsonb) as r", [query, variablesJson])).rows[0].r as GraphQLAnswer;
+    const updated = await raw(
+      `mutation($p: BigInt!) { updateAccountCollection(set: {points: $p}, filter: {id: {eq: 1}}) { records { id points } } }`,
+      '{"p": 9007199254740993}',
+    );
+    expect(updated).toEqual({ data: { updateAccountCollection: { records: [{ id: 1, points: "9007199254740993" }] } } });
+    expect((await rows(client, "select points::text from account where id = 1"))[0]).toEqual({ points: "9007199254740993" });
+
+    const found = await raw(`query($p: BigInt) { accountCollection(filter: {points: {eq: $p}}) { edges { node { id } } } }`, '{"p": 9007199254740993}');
+    expect(found).toEqual({ data: { accountCollection: { edges: [{ node: { id: 1 } }] } } });
+
+    const tooLarge = await raw(`query($n: Int) { accountCollection(first: $n) { edges { node { id } } } }`, '{"n": 9007199254740993}');
+    expect(failure(tooLarge)).toEqual(["Invalid input for Int type"]);
   });
 
   it("inserts objects and answers affectedCount and records with relations and computed fields", async () => {

@@ -1,0 +1,134 @@
+// Util: JSON text → JS value, as JSON.parse gives it, except that an integer too large for a
+// JS number comes back as a BigInt, every digit kept (a BigInt variable past 2^53 must reach
+// the database as written).
+
+const SAFE_DIGITS = /\d{16}/;
+
+export function parseJsonExact(text: string): unknown {
+  // Only a run of 16 digits can be an integer past 2^53; JSON.parse serves everything else.
+  if (!SAFE_DIGITS.test(text)) return JSON.parse(text);
+  const parser = new Parser(text);
+  const value = parser.value();
+  parser.end();
+  return value;
+}
+
+const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+const WHITESPACE = /[ \t\n\r]*/y;
+
+class Parser {
+  private at = 0;
+
+  constructor(private readonly text: string) {}
+
+  value(): unknown {
+    this.skipWhitespace();
+    const c = this.text[this.at];
+    switch (c) {
+      case "{":
+        return this.object();
+      case "[":
+        return this.array();
+      case '"':
+        return this.string();
+      case "t":
+        return this.word("true", true);
+      case "f":
+        return this.word("false", false);
+      case "n":
+        return this.word("null", null);
+      default:
+        return this.number();
+    }
+  }
+
+  end(): void {
+    this.skipWhitespace();
+    if (this.at !== this.text.length) this.fail();
+  }
+
+  private object(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    this.at++;
+    this.skipWhitespace();
+    if (this.text[this.at] === "}") {
+      this.at++;
+      return out;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      const key = this.string();
+      this.skipWhitespace();
+      this.expect(":");
+      // Defined as an own property even for "__proto__", as JSON.parse does.
+      Object.defineProperty(out, key, { value: this.value(), enumerable: true, writable: true, configurable: true });
+      this.skipWhitespace();
+      if (this.text[this.at] === ",") {
+        this.at++;
+        continue;
+      }
+      this.expect("}");
+      return out;
+    }
+  }
+
+  private array(): unknown[] {
+    const out: unknown[] = [];
+    this.at++;
+    this.skipWhitespace();
+    if (this.text[this.at] === "]") {
+      this.at++;
+      return out;
+    }
+    for (;;) {
+      out.push(this.value());
+      this.skipWhitespace();
+      if (this.text[this.at] === ",") {
+        this.at++;
+        continue;
+      }
+      this.expect("]");
+      return out;
+    }
+  }
+
+  private string(): string {
+    STRING.lastIndex = this.at;
+    const m = STRING.exec(this.text);
+    if (!m) this.fail();
+    this.at += m[0].length;
+    return JSON.parse(m[0]) as string;
+  }
+
+  private number(): number | bigint {
+    NUMBER.lastIndex = this.at;
+    const m = NUMBER.exec(this.text);
+    if (!m) this.fail();
+    this.at += m[0].length;
+    const n = Number(m[0]);
+    const integer = m[1] === undefined && m[2] === undefined;
+    return integer && !Number.isSafeInteger(n) ? BigInt(m[0]) : n;
+  }
+
+  private word<T>(word: string, value: T): T {
+    if (!this.text.startsWith(word, this.at)) this.fail();
+    this.at += word.length;
+    return value;
+  }
+
+  private expect(c: string): void {
+    if (this.text[this.at] !== c) this.fail();
+    this.at++;
+  }
+
+  private skipWhitespace(): void {
+    WHITESPACE.lastIndex = this.at;
+    WHITESPACE.exec(this.text);
+    this.at = WHITESPACE.lastIndex;
+  }
+
+  private fail(): never {
+    throw new SyntaxError(`Unexpected token in JSON at position ${this.at}`);
+  }
+}
