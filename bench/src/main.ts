@@ -231,6 +231,23 @@ async function main(): Promise<number> {
       if (q.kind === "write") await reset();
     }
 
+    // graphql.resolve must return jsonb; the floor returns text. The floor's own answer cast to
+    // jsonb shows what that conversion costs on the nested query, for the in-database target.
+    let jsonbFloorRps: Map<number, number> | undefined;
+    const sqlReady = checked.find((r) => r.engine.id === "sql");
+    const nestedBench = queries.find((q) => q.name === "nested");
+    if (sqlReady && nestedBench && passed.has(key(sqlReady, nestedBench))) {
+      const script = sqlScript(`select (floor.result)::jsonb as result from (${nestedBench.sql}) as floor`);
+      jsonbFloorRps = new Map();
+      for (const clients of clientLevels) {
+        pgbenchRun(pgTarget, script, clients, { seconds: warmup, maxRequests: maxRequestsPerRun }, workDir);
+        const figures: RunFigures[] = [];
+        for (let i = 0; i < runs; i++) figures.push(pgbenchRun(pgTarget, script, clients, { seconds, maxRequests: maxRequestsPerRun }, workDir));
+        jsonbFloorRps.set(clients, median(figures.map((f) => f.rps)));
+        log(`nested    SQL floor, answer as jsonb      @${clients}: ${jsonbFloorRps.get(clients)!.toFixed(0)} req/s`);
+      }
+    }
+
     // Statements and database time per request, from pg_stat_statements, after the timed runs so
     // that every engine's pooled backends are warm
     // (the pgbench engines' statements sent over the same role-switching transaction).
@@ -278,6 +295,7 @@ async function main(): Promise<number> {
       targets: [],
       coldStart,
       memory,
+      jsonbFloorRps,
       notes,
     };
     report.targets = evaluateTargets(report);

@@ -58,6 +58,11 @@ export interface Report {
   targets: Target[];
   coldStart: ColdStart | undefined;
   memory: MemoryFigures[];
+  /**
+   * Req/s by client count of the nested query's hand-written SQL with its answer cast to jsonb,
+   * the type graphql.resolve returns: what the text floor would be if it had to return jsonb.
+   */
+  jsonbFloorRps?: Map<number, number>;
   notes: string[];
 }
 

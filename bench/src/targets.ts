@@ -92,6 +92,22 @@ export function explainMisses(r: Report, targets: Target[]): string[] {
         (js > floor.dbMs ? "The JavaScript part (parse, validate, plan, render, JSON) exceeds the whole floor: an operation cache and less JSON work would help most." : ""),
     );
   }
+  const nested = r.rows.find((x) => x.query.name === "nested")?.query;
+  if (missed("In the database") && r.jsonbFloorRps) {
+    const parts = r.clients.flatMap((c) => {
+      const text = cellOf(r, nested, "sql", c)?.rps;
+      const resolved = cellOf(r, nested, "resolve", c)?.rps;
+      const jsonb = r.jsonbFloorRps!.get(c);
+      if (!text || !resolved || !jsonb) return [];
+      return [`@${c}: ${Math.round(jsonb).toLocaleString("en-US")} req/s, ${(text / jsonb).toFixed(2)}× the text floor's time, and graphql.resolve takes ${(jsonb / resolved).toFixed(2)}× its time`];
+    });
+    if (parts.length > 0) {
+      notes.push(
+        "graphql.resolve returns jsonb, the floor returns text: the floor's own nested answer cast to jsonb (parsing it into jsonb, and printing it back for the client) runs at " +
+          parts.join("; ") + ".",
+      );
+    }
+  }
   for (const t of targets) {
     if (t.pass || !t.name.startsWith("Over HTTP: at least") || t.measured === "not measured") continue;
     const q = r.rows.find((x) => t.name.endsWith(x.query.title))?.query;
