@@ -179,7 +179,7 @@ export function renderPlot(r: Report, dir: string, pngPath: string): boolean {
   }
   writeFileSync(dataPath, data.join("\n") + "\n");
   const columns = engines.map((_, i) => `'${dataPath}' using ${i + 2}:xtic(1) title columnheader(${i + 2})`).join(", ");
-  const script = `set terminal pngcairo size 1400,700 font "DejaVu Sans,10"
+  const script = `set terminal pngcairo noenhanced size 1400,700 font "DejaVu Sans,10"
 set output '${pngPath}'
 set title "Requests per second at ${sat} clients (higher is better, log scale)"
 set style data histograms
