@@ -35,7 +35,8 @@ cols as (
     'select', pg_catalog.has_column_privilege(a.attrelid, a.attnum, 'SELECT'),
     'insert', pg_catalog.has_column_privilege(a.attrelid, a.attnum, 'INSERT'),
     'update', pg_catalog.has_column_privilege(a.attrelid, a.attnum, 'UPDATE')
-  ) order by a.attnum) as columns
+  ) order by a.attnum) as columns,
+  pg_catalog.array_agg(a.atttypid) as type_oids
   from pg_catalog.pg_attribute a
   join rels r on r.oid = a.attrelid
   left join pg_catalog.pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
@@ -74,7 +75,10 @@ fks as (
       from unnest(con.confkey) with ordinality as k(attnum, ord)
       join pg_catalog.pg_attribute a on a.attrelid = con.confrelid and a.attnum = k.attnum
     ),
-    'comment', pg_catalog.obj_description(con.oid, 'pg_constraint')
+    'comment', (
+      select cd.description from pg_catalog.pg_description cd
+      where cd.objoid = con.oid and cd.classoid = 'pg_catalog.pg_constraint'::regclass and cd.objsubid = 0
+    )
   ) order by con.conname) as foreign_keys
   from pg_catalog.pg_constraint con
   join rels r on r.oid = con.conrelid
@@ -82,29 +86,35 @@ fks as (
   group by con.conrelid
 ),
 procs as (
-  select p.*, s.nspname, s.ord,
+  select p.oid, p.proname, p.pronamespace, p.proargtypes, p.proallargtypes, p.proargmodes, p.proargnames,
+         p.pronargs, p.pronargdefaults, p.proargdefaults, p.prorettype, p.proretset, p.prorows,
+         p.provolatile, p.provariadic, s.nspname, s.ord,
          count(*) over (partition by p.pronamespace, p.proname) as same_name
   from pg_catalog.pg_proc p
   join exposed_schemas s on s.oid = p.pronamespace
   where p.prokind = 'f'
 ),
+-- Type oids travel as arrays: the planner then expects a handful of pg_type rows (index scans)
+-- instead of guessing thousands from the CTEs, which would cost the query past jit_above_cost.
 referenced_types as (
-  select a.atttypid as oid
-  from pg_catalog.pg_attribute a join rels r on r.oid = a.attrelid
-  where a.attnum > 0 and not a.attisdropped
-  union
-  select unnest(p.proargtypes::oid[]) from procs p
-  union
-  select p.prorettype from procs p
-  union
-  select t.oid from pg_catalog.pg_type t join exposed_schemas s on s.oid = t.typnamespace
-  where t.typtype = 'e'
+  select pg_catalog.array_agg(x.oid) as oids
+  from (
+    select unnest(c.type_oids) from cols c
+    union
+    select unnest(p.proargtypes::oid[]) from procs p
+    union
+    select p.prorettype from procs p
+    union
+    select t.oid from pg_catalog.pg_type t join exposed_schemas s on s.oid = t.typnamespace
+    where t.typtype = 'e'
+  ) as x(oid)
 ),
 type_closure as (
-  select rt.oid from referenced_types rt
-  union
-  select t.typelem from referenced_types rt join pg_catalog.pg_type t on t.oid = rt.oid
-  where t.typelem <> 0 and t.typcategory = 'A'
+  select rt.oids || array(
+    select t.typelem from pg_catalog.pg_type t
+    where t.oid = any(rt.oids) and t.typelem <> 0 and t.typcategory = 'A'
+  ) as oids
+  from referenced_types rt
 )
 select jsonb_build_object(
   'role', current_user::text,
@@ -112,7 +122,10 @@ select jsonb_build_object(
     select jsonb_agg(jsonb_build_object(
       'oid', s.oid::bigint,
       'name', s.nspname::text,
-      'comment', pg_catalog.obj_description(s.oid, 'pg_namespace')
+      'comment', (
+        select sd.description from pg_catalog.pg_description sd
+        where sd.objoid = s.oid and sd.classoid = 'pg_catalog.pg_namespace'::regclass and sd.objsubid = 0
+      )
     ) order by s.ord)
     from exposed_schemas s
   ), '[]'::jsonb),
@@ -124,7 +137,10 @@ select jsonb_build_object(
       'relkind', r.relkind::text,
       'isPartition', r.relispartition,
       'rlsEnabled', r.relrowsecurity,
-      'comment', rd.description,
+      'comment', (
+        select rd.description from pg_catalog.pg_description rd
+        where rd.objoid = r.oid and rd.classoid = 'pg_catalog.pg_class'::regclass and rd.objsubid = 0
+      ),
       'privileges', jsonb_build_object(
         'select', pg_catalog.has_table_privilege(r.oid, 'SELECT'),
         'insert', pg_catalog.has_table_privilege(r.oid, 'INSERT'),
@@ -136,8 +152,6 @@ select jsonb_build_object(
       'foreignKeys', coalesce(fks.foreign_keys, '[]'::jsonb)
     ) order by r.ord, r.relname)
     from rels r
-    left join pg_catalog.pg_description rd
-      on rd.objoid = r.oid and rd.classoid = 'pg_catalog.pg_class'::regclass and rd.objsubid = 0
     left join cols on cols.attrelid = r.oid
     left join idx on idx.indrelid = r.oid
     left join fks on fks.conrelid = r.oid
@@ -154,7 +168,10 @@ select jsonb_build_object(
       'relationOid', t.typrelid::bigint,
       'usage', pg_catalog.has_type_privilege(t.oid, 'USAGE'),
       'onSearchPath', exists (select 1 from exposed_schemas s where s.oid = t.typnamespace),
-      'comment', case when t.typtype = 'e' then pg_catalog.obj_description(t.oid, 'pg_type') end,
+      'comment', case when t.typtype = 'e' then (
+        select td.description from pg_catalog.pg_description td
+        where td.objoid = t.oid and td.classoid = 'pg_catalog.pg_type'::regclass and td.objsubid = 0
+      ) end,
       'enumValues', case when t.typtype = 'e' then (
         select jsonb_agg(e.enumlabel::text order by e.enumsortorder)
         from pg_catalog.pg_enum e where e.enumtypid = t.oid
@@ -162,7 +179,7 @@ select jsonb_build_object(
     ) order by t.oid)
     from pg_catalog.pg_type t
     join pg_catalog.pg_namespace tn on tn.oid = t.typnamespace
-    where t.oid in (select oid from type_closure)
+    where t.oid = any((select tc.oids from type_closure tc)::oid[])
   ), '[]'::jsonb),
   'functions', coalesce((
     select jsonb_agg(jsonb_build_object(
@@ -192,7 +209,10 @@ select jsonb_build_object(
       'isVariadic', p.provariadic <> 0,
       'isOverloaded', p.same_name > 1,
       'canExecute', pg_catalog.has_function_privilege(p.oid, 'EXECUTE'),
-      'comment', pg_catalog.obj_description(p.oid, 'pg_proc')
+      'comment', (
+        select pd.description from pg_catalog.pg_description pd
+        where pd.objoid = p.oid and pd.classoid = 'pg_catalog.pg_proc'::regclass and pd.objsubid = 0
+      )
     ) order by p.ord, p.proname, p.oid)
     from procs p
   ), '[]'::jsonb)
