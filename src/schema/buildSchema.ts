@@ -8,7 +8,6 @@ import {
   GraphQLList,
   GraphQLNonNull,
   GraphQLObjectType,
-  GraphQLSchema,
   type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
@@ -20,6 +19,7 @@ import { unreachable } from "../util/invariant";
 import type { ApiSchema } from "./apiSchema";
 import { computedFunctions, exposedFunctions, takesRow, type ExposedFunction } from "./functionFields";
 import { Inflector, isGraphQLName, isValidName } from "./inflection";
+import { lazySchema } from "./lazySchema";
 import { collectRelations } from "./relations";
 import { resolved, sourced, type Relation } from "./resolution";
 import { TypeMapper, type ScalarName, type TypeShape } from "./scalars";
@@ -243,7 +243,7 @@ class Builder {
       const e = this.enumOf(t);
       if (!named.includes(e.type)) named.push(e.type, e.filter);
     }
-    const graphql = new GraphQLSchema({
+    const graphql = lazySchema({
       query,
       mutation,
       types: dedupeByName(named),
