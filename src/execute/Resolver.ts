@@ -60,6 +60,8 @@ export class Resolver {
   private readonly operations = new LruMap<string, OperationEntry>(OPERATION_CACHE_SIZE);
   private readonly plans: LruMap<string, PreparedStatement>;
   private schemaKeyPlan: PreparedStatement | null = null;
+  /** Kept too: a schema change re-runs the reflection, and re-planning it would cost more than running it. */
+  private reflectionPlan: PreparedStatement | null = null;
   readonly stats: ResolverStats = {
     schemaLoads: 0,
     operationCacheHits: 0,
@@ -137,7 +139,8 @@ export class Resolver {
     let api = this.schemas.get(key);
     if (!api) {
       this.stats.schemaLoads++;
-      const catalogRow = this.db.query(REFLECTION_QUERY)[0]!;
+      this.reflectionPlan ??= this.db.prepare(REFLECTION_QUERY, 0);
+      const catalogRow = this.db.execute(this.reflectionPlan, [])[0]!;
       api = buildSchema(parseCatalog(catalogRow["catalog"]));
       this.schemas.set(key, api);
     }
