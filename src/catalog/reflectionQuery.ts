@@ -30,7 +30,10 @@ cols as (
     'notNull', a.attnotnull,
     'hasDefault', a.atthasdef,
     'isGenerated', a.attgenerated <> '',
-    'isSerial', a.attidentity <> '' or coalesce(pg_catalog.pg_get_expr(d.adbin, d.adrelid) like 'nextval(%', false),
+    -- A default never refers to columns, so it is printed without its table (relid 0), which
+    -- spares opening every table; generation expressions (which may) never call nextval.
+    'isSerial', a.attidentity <> ''
+      or coalesce(case when a.attgenerated = '' then pg_catalog.pg_get_expr(d.adbin, 0) end like 'nextval(%', false),
     'comment', ds.description,
     'select', pg_catalog.has_column_privilege(a.attrelid, a.attnum, 'SELECT'),
     'insert', pg_catalog.has_column_privilege(a.attrelid, a.attnum, 'INSERT'),
