@@ -131,21 +131,24 @@ std::string FunctionSource(FnInfo *info) {
 	return s;
 }
 
-// Compiles `(function (args) {\n body \n})`, line numbers counted from the body.
-v8::MaybeLocal<v8::Script> CompileScript(Env *env, const std::string &source, const char *name) {
+// Compiles `(function (args) {\n body \n})`, line numbers counted from the body. A function
+// body that will run goes through the code cache; a DO block or a body only being validated
+// does not.
+v8::MaybeLocal<v8::Script> CompileScript(Env *env, const std::string &source, const char *name, bool cacheable) {
 	v8::Isolate *isolate = env->isolate;
 	v8::ScriptOrigin origin(isolate, NewString(isolate, name), -1, 0);
 	v8::Local<v8::String> text;
 	if (!NewText(env, source.data(), source.size()).ToLocal(&text)) return {};
+	if (cacheable) return CompileCached(env, text, origin, source, name);
 	return v8::Script::Compile(isolate->GetCurrentContext(), text, &origin);
 }
 
 // The function a wrapped body evaluates to.
-v8::MaybeLocal<v8::Function> Compile(Env *env, const std::string &source, const char *name) {
+v8::MaybeLocal<v8::Function> Compile(Env *env, const std::string &source, const char *name, bool cacheable) {
 	v8::Isolate *isolate = env->isolate;
 	v8::Local<v8::Context> cx = isolate->GetCurrentContext();
 	v8::Local<v8::Script> script;
-	if (!CompileScript(env, source, name).ToLocal(&script)) return {};
+	if (!CompileScript(env, source, name, cacheable).ToLocal(&script)) return {};
 	v8::Local<v8::Value> v;
 	if (!script->Run(cx).ToLocal(&v)) return {};
 	if (!v->IsFunction()) {
@@ -167,7 +170,7 @@ v8::MaybeLocal<v8::Function> CompiledFor(Env *env, FnInfo *info) {
 		compiled.erase(it);
 	}
 	v8::Local<v8::Function> fn;
-	if (!Compile(env, FunctionSource(info), info->proname).ToLocal(&fn)) return {};
+	if (!Compile(env, FunctionSource(info), info->proname, true).ToLocal(&fn)) return {};
 	Compiled *c = new Compiled();
 	c->xmin = info->xmin;
 	c->tid = info->tid;
@@ -409,6 +412,7 @@ Datum CallHandler(FunctionCallInfo fcinfo) {
 	});
 	Finish(env, &out);
 	if (SPI_finish() != SPI_OK_FINISH) elog(ERROR, "could not disconnect from SPI manager");
+	if (current_call == nullptr) CodeCacheFlush();  // the outermost call has succeeded
 	if (info->retset) {
 		fcinfo->isnull = true;
 		return (Datum)0;
@@ -430,10 +434,11 @@ Datum InlineHandler(const char *source, bool atomic) {
 		std::string src = std::string("(function () {\n") + source + "\n})";
 		v8::Local<v8::Function> fn;
 		v8::Local<v8::Value> result;
-		return Compile(env, src, "undefined").ToLocal(&fn) && fn->Call(cx, cx->Global(), 0, nullptr).ToLocal(&result);
+		return Compile(env, src, "undefined", false).ToLocal(&fn) && fn->Call(cx, cx->Global(), 0, nullptr).ToLocal(&result);
 	});
 	Finish(env, &out);
 	if (SPI_finish() != SPI_OK_FINISH) elog(ERROR, "could not disconnect from SPI manager");
+	if (current_call == nullptr) CodeCacheFlush();
 	return (Datum)0;
 }
 
@@ -445,7 +450,7 @@ void Validate(Oid fn_oid) {
 	RunJs(env, nullptr, &out, [&](v8::Local<v8::Context> cx) {
 		// Only compiled, never run: a body with side effects must not execute at CREATE.
 		v8::Local<v8::Script> script;
-		return CompileScript(env, FunctionSource(info), info->proname).ToLocal(&script);
+		return CompileScript(env, FunctionSource(info), info->proname, false).ToLocal(&script);
 	});
 	Finish(env, &out);
 }

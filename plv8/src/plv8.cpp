@@ -33,6 +33,9 @@ void _PG_init(void) {
 	                           PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("plv8.memory_limit", "Per-user JavaScript heap limit of a connection, in MB.", NULL,
 	                        &plv8::memory_limit_mb, 256, 16, 3072, PGC_SUSET, GUC_UNIT_MB, NULL, NULL, NULL);
+	DefineCustomBoolVariable("plv8.code_cache",
+	                         "Keeps compiled function bodies in files under the data directory for new connections.",
+	                         NULL, &plv8::code_cache_enabled, true, PGC_SUSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("plv8");
 }
 

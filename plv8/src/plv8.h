@@ -38,6 +38,14 @@ struct Env;
 
 struct CountingAllocator;
 
+// What the code cache did for one environment (shown by plv8_info()).
+struct CodeCacheStats {
+	uint64 hits;      // compiled from a cache file
+	uint64 misses;    // no cache file yet
+	uint64 writes;    // cache files written
+	uint64 rejected;  // a cache file was there but unusable (damaged, or refused by V8)
+};
+
 // One isolate + context for one user id in this backend.
 struct Env {
 	Oid user;
@@ -52,11 +60,14 @@ struct Env {
 	bool memory_exceeded; // set by the heap / ArrayBuffer limits; the env is then disposed
 	bool doomed;          // dispose when the outermost entry leaves
 	size_t heap_limit;
+	CodeCacheStats code_cache;
 };
 
 extern int memory_limit_mb;
 extern char *start_proc;
 extern char *v8_flags;
+// The V8 flags in force in this backend (set when V8 starts).
+extern std::string applied_v8_flags;
 
 // Returns the environment of the current user, creating V8 and the isolate on first use.
 Env *CurrentEnv();
@@ -243,6 +254,20 @@ void ForgetCompiled(Env *env);
 // `this` for a call at `flinfo` in `env`; false (with an exception) when it cannot be made.
 bool Receiver(Env *env, FmgrInfo *flinfo, v8::Local<v8::Object> *out);
 void ForgetReceivers(Env *env);
+
+// ---------------------------------------------------------------------------
+// Code cache (codecache.cpp)
+
+extern bool code_cache_enabled;
+// Compiles a function's script, from a cache file under the data directory when one matches;
+// otherwise the script is remembered and its cache written by CodeCacheFlush().
+v8::MaybeLocal<v8::Script> CompileCached(Env *env, v8::Local<v8::String> text, const v8::ScriptOrigin &origin,
+                                         const std::string &source, const char *name);
+// Writes the caches of scripts compiled without one; called when the outermost call has
+// returned successfully, so that the functions it ran are compiled and included.
+void CodeCacheFlush();
+// Drops what is remembered for an environment about to be disposed.
+void CodeCacheForget(Env *env);
 
 // ---------------------------------------------------------------------------
 // Triggers (triggers.cpp)

@@ -96,8 +96,12 @@ void InitV8() {
 	if (platform != nullptr) return;
 	// Garbage collection on the backend's own thread: helper threads would each grow a malloc
 	// arena of their own, and a backend's memory should not depend on when GC ran where.
-	v8::V8::SetFlagsFromString("--single-threaded-gc");
-	if (v8_flags != nullptr && v8_flags[0] != '\0') v8::V8::SetFlagsFromString(v8_flags);
+	applied_v8_flags = "--single-threaded-gc";
+	v8::V8::SetFlagsFromString(applied_v8_flags.c_str());
+	if (v8_flags != nullptr && v8_flags[0] != '\0') {
+		v8::V8::SetFlagsFromString(v8_flags);
+		applied_v8_flags += std::string(" ") + v8_flags;
+	}
 	WithSignalsBlocked([] {
 		std::unique_ptr<v8::Platform> p = v8::platform::NewDefaultPlatform(2);
 		platform = p.release();  // lives as long as the backend
@@ -217,6 +221,7 @@ Env *CreateEnv(Oid user) {
 	env->depth = 0;
 	env->memory_exceeded = false;
 	env->doomed = false;
+	env->code_cache = CodeCacheStats{};
 	size_t limit = static_cast<size_t>(memory_limit_mb) * 1024 * 1024;
 	env->heap_limit = limit;
 	env->allocator = new CountingAllocator();
@@ -265,6 +270,7 @@ Env *CreateEnv(Oid user) {
 }
 
 void DisposeEnv(Env *env) {
+	CodeCacheForget(env);
 	ForgetCompiled(env);
 	ForgetReceivers(env);
 	env->plan_template.Reset();
@@ -435,7 +441,11 @@ std::string EnvInfoJson() {
 	for (auto &kv : envs) {
 		if (!first) out += ",";
 		first = false;
-		out += HeapStatsJson(kv.second->isolate, true, kv.first);
+		std::string heap = HeapStatsJson(kv.second->isolate, true, kv.first);
+		const CodeCacheStats &cc = kv.second->code_cache;
+		heap.pop_back();  // the closing brace: the code cache figures go inside
+		out += heap + ",\"code_cache\":{\"hits\":" + std::to_string(cc.hits) + ",\"misses\":" + std::to_string(cc.misses) +
+		       ",\"writes\":" + std::to_string(cc.writes) + ",\"rejected\":" + std::to_string(cc.rejected) + "}}";
 	}
 	out += "]";
 	return out;

@@ -1,0 +1,268 @@
+// Code cache stage: function source text -> compiled script, through V8 code caches kept in
+// files under the data directory, so a new backend skips parsing and lazy compilation.
+//
+// A cache is written "warm": not at compile time (it would hold only the top level) but when
+// the outermost handler call that compiled the script has returned successfully, so it also
+// holds the inner functions that call compiled lazily. Nothing here may raise an error: any
+// failure only means compiling without a cache.
+#include <cerrno>
+#include <fcntl.h>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <unordered_set>
+#include <vector>
+
+#include "plv8.h"
+
+extern "C" {
+#include "common/cryptohash.h"
+#include "common/sha2.h"
+#include "port/pg_crc32c.h"
+}
+
+namespace plv8 {
+
+bool code_cache_enabled = true;
+std::string applied_v8_flags;
+
+namespace {
+
+// Relative to the backend's working directory, which is the data directory.
+const char *const kCacheDir = "pg_plv8_code_cache";
+// Small bodies compile faster than a file can be read; DO blocks never come here.
+const size_t kMinSource = 1024;
+const size_t kMaxFile = 32 * 1024 * 1024;
+// A bound on scripts waiting for their call to end (a call can compile many functions).
+const size_t kMaxPending = 64;
+
+const char kMagic[8] = {'P', 'L', 'V', '8', 'C', 'C', '0', '1'};
+struct FileHeader {
+	char magic[8];
+	uint8 key[PG_SHA256_DIGEST_LENGTH];
+	uint32 payload_len;
+	uint32 payload_crc;  // V8 release builds do not checksum the data they are given
+};
+
+struct Key {
+	uint8 digest[PG_SHA256_DIGEST_LENGTH];
+	std::string hex;
+};
+
+struct Pending {
+	Env *env;
+	Key key;
+	v8::Global<v8::UnboundScript> script;
+};
+
+std::vector<Pending *> &pending = *new std::vector<Pending *>();
+// Keys this backend has already written (or tried to): once per entry per backend.
+std::unordered_set<std::string> &done = *new std::unordered_set<std::string>();
+
+// sha256 of everything that decides what V8 compiles: V8's version, its flags, the script's
+// name and the exact source text. V8 itself compares only the source length and the flags.
+bool MakeKey(const std::string &source, const char *name, Key *key) {
+	bool ok = false;
+	MemoryContext oldcxt = CurrentMemoryContext;
+	pg_cryptohash_ctx *volatile ctx = nullptr;
+	PG_TRY();
+	{
+		ctx = pg_cryptohash_create(PG_SHA256);
+		std::string head = std::string("plv8 code cache 1") + '\0' + v8::V8::GetVersion() + '\0' + applied_v8_flags +
+		                   '\0' + name + '\0';
+		if (ctx != nullptr && pg_cryptohash_init(ctx) == 0 &&
+		    pg_cryptohash_update(ctx, reinterpret_cast<const uint8 *>(head.data()), head.size()) == 0 &&
+		    pg_cryptohash_update(ctx, reinterpret_cast<const uint8 *>(source.data()), source.size()) == 0 &&
+		    pg_cryptohash_final(ctx, key->digest, sizeof(key->digest)) == 0)
+			ok = true;
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(oldcxt);
+		FlushErrorState();
+		ok = false;
+	}
+	PG_END_TRY();
+	if (ctx != nullptr) pg_cryptohash_free(ctx);
+	if (!ok) return false;
+	static const char hexdigits[] = "0123456789abcdef";
+	key->hex.clear();
+	for (uint8 b : key->digest) {
+		key->hex += hexdigits[b >> 4];
+		key->hex += hexdigits[b & 15];
+	}
+	return true;
+}
+
+std::string CachePath(const Key &key) { return std::string(kCacheDir) + "/" + key.hex; }
+
+uint32 Crc(const uint8 *data, size_t len) {
+	pg_crc32c crc;
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, data, len);
+	FIN_CRC32C(crc);
+	return crc;
+}
+
+enum class ReadResult { Missing, Bad, Ok };
+
+// The payload of a cache file, checked against its header; a short, oversized, foreign or
+// damaged file is Bad and gets replaced.
+ReadResult ReadCacheFile(const Key &key, std::vector<uint8_t> *payload) {
+	std::string path = CachePath(key);
+	int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+	if (fd < 0) return errno == ENOENT ? ReadResult::Missing : ReadResult::Bad;
+	struct stat st;
+	FileHeader h;
+	bool ok = fstat(fd, &st) == 0 && st.st_size >= static_cast<off_t>(sizeof(h)) &&
+	          st.st_size <= static_cast<off_t>(kMaxFile) && read(fd, &h, sizeof(h)) == static_cast<ssize_t>(sizeof(h)) &&
+	          memcmp(h.magic, kMagic, sizeof(kMagic)) == 0 && memcmp(h.key, key.digest, sizeof(h.key)) == 0 &&
+	          h.payload_len > 0 && static_cast<off_t>(h.payload_len) == st.st_size - static_cast<off_t>(sizeof(h));
+	if (ok) {
+		payload->resize(h.payload_len);
+		size_t got = 0;
+		while (got < payload->size()) {
+			ssize_t n = read(fd, payload->data() + got, payload->size() - got);
+			if (n < 0 && errno == EINTR) continue;
+			if (n <= 0) break;
+			got += static_cast<size_t>(n);
+		}
+		ok = got == payload->size() && Crc(payload->data(), payload->size()) == h.payload_crc;
+	}
+	close(fd);
+	return ok ? ReadResult::Ok : ReadResult::Bad;
+}
+
+bool WriteAll(int fd, const void *data, size_t len) {
+	const char *p = static_cast<const char *>(data);
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR) continue;
+		if (n <= 0) return false;
+		p += n;
+		len -= static_cast<size_t>(n);
+	}
+	return true;
+}
+
+// Writes under a name of this backend, then renames: a reader sees the old file, the new one
+// or none, never a part. Returns false (with a DEBUG1 message) on any failure.
+bool WriteCacheFile(const Key &key, const uint8_t *data, size_t len) {
+	if (mkdir(kCacheDir, S_IRWXU) != 0 && errno != EEXIST) {
+		elog(DEBUG1, "plv8 code cache: could not create directory \"%s\": %m", kCacheDir);
+		return false;
+	}
+	FileHeader h;
+	memcpy(h.magic, kMagic, sizeof(kMagic));
+	memcpy(h.key, key.digest, sizeof(h.key));
+	h.payload_len = static_cast<uint32>(len);
+	h.payload_crc = Crc(data, len);
+	std::string path = CachePath(key);
+	std::string tmp = path + ".tmp" + std::to_string(static_cast<long>(getpid()));
+	int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, S_IRUSR | S_IWUSR);
+	if (fd < 0) {
+		elog(DEBUG1, "plv8 code cache: could not create file \"%s\": %m", tmp.c_str());
+		return false;
+	}
+	bool ok = WriteAll(fd, &h, sizeof(h)) && WriteAll(fd, data, len);
+	int saved = errno;
+	if (close(fd) != 0 && ok) {
+		ok = false;
+		saved = errno;
+	}
+	if (ok && rename(tmp.c_str(), path.c_str()) != 0) {
+		ok = false;
+		saved = errno;
+	}
+	if (!ok) {
+		unlink(tmp.c_str());
+		errno = saved;
+		elog(DEBUG1, "plv8 code cache: could not write file \"%s\": %m", path.c_str());
+	}
+	return ok;
+}
+
+void AddPending(Env *env, const Key &key, v8::Local<v8::UnboundScript> script) {
+	if (pending.size() >= kMaxPending || done.count(key.hex) > 0) return;
+	Pending *p = new Pending();
+	p->env = env;
+	p->key = key;
+	p->script.Reset(env->isolate, script);
+	pending.push_back(p);
+}
+
+}  // namespace
+
+v8::MaybeLocal<v8::Script> CompileCached(Env *env, v8::Local<v8::String> text, const v8::ScriptOrigin &origin,
+                                         const std::string &source, const char *name) {
+	v8::Isolate *isolate = env->isolate;
+	v8::Local<v8::Context> cx = isolate->GetCurrentContext();
+	Key key;
+	if (!code_cache_enabled || source.size() < kMinSource || !MakeKey(source, name, &key)) {
+		v8::ScriptCompiler::Source src(text, origin);
+		return v8::ScriptCompiler::Compile(cx, &src);
+	}
+	std::vector<uint8_t> payload;
+	ReadResult found = ReadCacheFile(key, &payload);
+	v8::Local<v8::Script> script;
+	bool usable;
+	if (found == ReadResult::Ok) {
+		// The buffer stays ours and outlives `src`.
+		auto *data = new v8::ScriptCompiler::CachedData(payload.data(), static_cast<int>(payload.size()),
+		                                                 v8::ScriptCompiler::CachedData::BufferNotOwned);
+		v8::ScriptCompiler::Source src(text, origin, data);
+		if (!v8::ScriptCompiler::Compile(cx, &src, v8::ScriptCompiler::kConsumeCodeCache).ToLocal(&script)) return {};
+		usable = !src.GetCachedData()->rejected;
+	} else {
+		v8::ScriptCompiler::Source src(text, origin);
+		if (!v8::ScriptCompiler::Compile(cx, &src).ToLocal(&script)) return {};
+		usable = false;
+	}
+	CodeCacheStats &stats = env->code_cache;
+	if (usable) {
+		stats.hits++;
+	} else {
+		if (found == ReadResult::Missing) stats.misses++;
+		else stats.rejected++;
+		AddPending(env, key, script->GetUnboundScript());
+	}
+	return script;
+}
+
+void CodeCacheFlush() {
+	if (pending.empty()) return;
+	std::vector<Pending *> items;
+	items.swap(pending);
+	for (Pending *p : items) {
+		Env *env = p->env;
+		if (code_cache_enabled && done.insert(p->key.hex).second) {
+			std::unique_ptr<v8::ScriptCompiler::CachedData> data;
+			{
+				v8::Isolate *isolate = env->isolate;
+				v8::Isolate::Scope iscope(isolate);
+				v8::HandleScope hscope(isolate);
+				v8::Context::Scope cscope(env->context.Get(isolate));
+				data.reset(v8::ScriptCompiler::CreateCodeCache(p->script.Get(isolate)));
+			}
+			if (data != nullptr && data->length > 0 && static_cast<size_t>(data->length) <= kMaxFile - sizeof(FileHeader) &&
+			    WriteCacheFile(p->key, data->data, static_cast<size_t>(data->length)))
+				env->code_cache.writes++;
+		}
+		p->script.Reset();
+		delete p;
+	}
+}
+
+void CodeCacheForget(Env *env) {
+	for (auto it = pending.begin(); it != pending.end();) {
+		if ((*it)->env == env) {
+			(*it)->script.Reset();
+			delete *it;
+			it = pending.erase(it);
+		} else {
+			++it;
+		}
+	}
+}
+
+}  // namespace plv8
