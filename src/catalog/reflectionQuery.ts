@@ -97,17 +97,18 @@ procs as (
   join exposed_schemas s on s.oid = p.pronamespace
   where p.prokind = 'f'
 ),
--- Type oids travel as arrays: the planner then expects a handful of pg_type rows (index scans)
--- instead of guessing thousands from the CTEs, which would cost the query past jit_above_cost.
+-- Type oids travel as arrays (duplicates and all): the planner then expects a handful of pg_type
+-- rows (index scans) instead of guessing thousands from the CTEs, which would cost the query past
+-- jit_above_cost and size hash tables for them.
 referenced_types as (
   select pg_catalog.array_agg(x.oid) as oids
   from (
     select unnest(c.type_oids) from cols c
-    union
+    union all
     select unnest(p.proargtypes::oid[]) from procs p
-    union
+    union all
     select p.prorettype from procs p
-    union
+    union all
     select t.oid from pg_catalog.pg_type t join exposed_schemas s on s.oid = t.typnamespace
     where t.typtype = 'e'
   ) as x(oid)
