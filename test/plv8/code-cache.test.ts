@@ -1,0 +1,185 @@
+import { randomUUID } from "node:crypto";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clusterInfo, type TestDatabase } from "../harness/db";
+import { pgError, plv8Database } from "./support";
+
+// Compiled function bodies are kept in files under the data directory, so that a new backend
+// skips compiling them; the cache is invisible except through plv8_info()'s counters.
+interface Counters {
+  hits: number;
+  misses: number;
+  writes: number;
+  rejected: number;
+}
+
+// The layout of a cache file: magic, sha256 key, payload length, CRC-32C of the payload.
+const headerSize = 48;
+const lengthOffset = 40;
+const crcOffset = 44;
+
+function crc32c(data: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (const byte of data) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0x82f63b78 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+async function counters(client: pg.Client): Promise<Counters> {
+  const { rows } = await client.query(
+    "select e->'code_cache' as v from jsonb_array_elements(plv8_info()) e where e->>'user' = current_user",
+  );
+  return rows[0].v as Counters;
+}
+
+/** The cache files of the function whose body carries `marker` (V8 keeps its string constants). */
+function cacheFiles(marker: string): string[] {
+  const dir = join(clusterInfo().dataDir, "pg_plv8_code_cache");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => /^[0-9a-f]{64}$/.test(name))
+    .map((name) => join(dir, name))
+    .filter((path) => readFileSync(path).includes(marker));
+}
+
+/** A body past the handler's minimum size for caching, with inner functions that run lazily. */
+function body(marker: string): string {
+  const lines = [
+    `var tag = "${marker}";`,
+    "function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }",
+    "function describe(xs) { return xs.map(function (x) { return { x: x, fib: fib(x), square: x * x }; }); }",
+    "if (fail) {",
+    '  throw new Error("failed after " + describe([n]).length + " item");',
+    "}",
+    "return { tag: tag, items: describe([1, 2, 3, n]), text: JSON.stringify([n, tag.length]) };",
+  ];
+  const padding = "/* " + "a comment that only makes the body long enough to be worth a cache file. ".repeat(20) + "*/";
+  return lines.join("\n") + "\n" + padding;
+}
+
+describe("code cache", () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await plv8Database();
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  async function createFunction(name: string): Promise<string> {
+    const marker = `code-cache-${randomUUID()}`;
+    await db.query(
+      `create function ${name}(n int, fail bool default false) returns jsonb as $body$${body(marker)}$body$ language plv8`,
+    );
+    return marker;
+  }
+
+  /** Runs `sql` in a new backend; `off` turns the cache off there first. */
+  async function inNewBackend<T>(run: (client: pg.Client) => Promise<T>, off = false): Promise<{ value: T; counters: Counters }> {
+    const client = await db.connect();
+    try {
+      if (off) await client.query("set plv8.code_cache = off");
+      const value = await run(client);
+      return { value, counters: await counters(client) };
+    } finally {
+      await client.end();
+    }
+  }
+
+  const call = (name: string, n: number) => async (client: pg.Client) =>
+    (await client.query(`select ${name}($1) as v`, [n])).rows[0].v;
+
+  it("writes a cache after the first call and serves the next backend from it, with the same result", async () => {
+    const marker = await createFunction("cached_fn");
+    const first = await inNewBackend(call("cached_fn", 20));
+    expect(first.counters).toEqual({ hits: 0, misses: 1, writes: 1, rejected: 0 });
+    expect(cacheFiles(marker)).toHaveLength(1);
+
+    const second = await inNewBackend(call("cached_fn", 20));
+    expect(second.counters).toEqual({ hits: 1, misses: 0, writes: 0, rejected: 0 });
+    const uncached = await inNewBackend(call("cached_fn", 20), true);
+    expect(uncached.counters).toEqual({ hits: 0, misses: 0, writes: 0, rejected: 0 });
+
+    expect(second.value).toEqual(first.value);
+    expect(uncached.value).toEqual(first.value);
+    expect(first.value.items[3]).toEqual({ x: 20, fib: 6765, square: 400 });
+  });
+
+  it("reports an error at the same line with and without a cache", async () => {
+    await createFunction("failing_fn");
+    await inNewBackend(call("failing_fn", 1));  // writes the cache
+    const failing = (client: pg.Client) => pgError(client.query("select failing_fn(1, true)"));
+    const withCache = await inNewBackend(failing);
+    expect(withCache.counters.hits).toBe(1);
+    const withoutCache = await inNewBackend(failing, true);
+    expect(withCache.value.message).toBe("failed after 1 item");
+    expect(withCache.value.where).toMatch(/^failing_fn\(\) LINE 5: +throw new Error/);
+    expect(withCache.value.message).toBe(withoutCache.value.message);
+    expect(withCache.value.where).toBe(withoutCache.value.where);
+  });
+
+  it("replaces a damaged file without an error", async () => {
+    const marker = await createFunction("damaged_fn");
+    const expected = (await inNewBackend(call("damaged_fn", 7))).value;
+    const [path] = cacheFiles(marker);
+    const original = readFileSync(path);
+
+    // Bytes changed inside the payload: the file's own checksum no longer matches.
+    const flipped = Buffer.from(original);
+    for (let i = headerSize + 16; i < headerSize + 48; i++) flipped[i] ^= 0xff;
+    writeFileSync(path, flipped);
+    const afterFlip = await inNewBackend(call("damaged_fn", 7));
+    expect(afterFlip.value).toEqual(expected);
+    expect(afterFlip.counters).toEqual({ hits: 0, misses: 0, writes: 1, rejected: 1 });
+    expect(readFileSync(path).equals(flipped)).toBe(false);
+
+    // A payload V8 itself refuses, behind a header that checks out.
+    const foreign = Buffer.from(readFileSync(path));
+    for (let i = headerSize; i < headerSize + 8; i++) foreign[i] ^= 0x5a;
+    foreign.writeUInt32LE(crc32c(foreign.subarray(headerSize)), crcOffset);
+    writeFileSync(path, foreign);
+    const afterForeign = await inNewBackend(call("damaged_fn", 7));
+    expect(afterForeign.value).toEqual(expected);
+    expect(afterForeign.counters).toEqual({ hits: 0, misses: 0, writes: 1, rejected: 1 });
+
+    // A file cut short.
+    writeFileSync(path, original.subarray(0, headerSize + 10));
+    const afterCut = await inNewBackend(call("damaged_fn", 7));
+    expect(afterCut.value).toEqual(expected);
+    expect(afterCut.counters).toEqual({ hits: 0, misses: 0, writes: 1, rejected: 1 });
+
+    const replaced = readFileSync(path);
+    expect(replaced.readUInt32LE(lengthOffset)).toBe(replaced.length - headerSize);
+    const healed = await inNewBackend(call("damaged_fn", 7));
+    expect(healed.counters).toEqual({ hits: 1, misses: 0, writes: 0, rejected: 0 });
+  });
+
+  it("is skipped with plv8.code_cache off, and for small bodies", async () => {
+    const marker = await createFunction("uncached_fn");
+    const off = await inNewBackend(call("uncached_fn", 3), true);
+    expect(off.counters).toEqual({ hits: 0, misses: 0, writes: 0, rejected: 0 });
+    expect(cacheFiles(marker)).toHaveLength(0);
+
+    await db.query("create function small_fn() returns int as $$ return 42; $$ language plv8");
+    const small = await inNewBackend(async (client) => (await client.query("select small_fn() as v")).rows[0].v);
+    expect(small.value).toBe(42);
+    expect(small.counters).toEqual({ hits: 0, misses: 0, writes: 0, rejected: 0 });
+  });
+
+  it("writes nothing for a call that failed, and caches once that function succeeds", async () => {
+    const marker = await createFunction("first_fails_fn");
+    const result = await inNewBackend(async (client) => {
+      await pgError(client.query("select first_fails_fn(1, true)"));
+      const afterError = await counters(client);
+      const ok = (await client.query("select first_fails_fn(1) as v")).rows[0].v;
+      return { afterError, ok };
+    });
+    expect(result.value.afterError).toEqual({ hits: 0, misses: 1, writes: 0, rejected: 0 });
+    expect(result.counters).toEqual({ hits: 0, misses: 1, writes: 1, rejected: 0 });
+    expect(cacheFiles(marker)).toHaveLength(1);
+  });
+});
