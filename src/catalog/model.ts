@@ -1,5 +1,5 @@
 // Catalog stage, model: the typed picture of what the current role may see in the database.
-// Built by parseCatalog() from the reflection query's jsonb document; read by the schema stage.
+// Built by parseCatalog() from the reflection query's json document; read by the schema stage.
 
 /** Comment directive of a schema: `@graphql({"inflect_names": ..., "max_rows": ..., "introspection": ...})`. */
 export interface SchemaDirectives {

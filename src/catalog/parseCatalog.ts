@@ -1,4 +1,4 @@
-// Catalog stage, parsing: the reflection query's jsonb document → the typed Catalog model.
+// Catalog stage, parsing: the reflection query's json document → the typed Catalog model.
 // Pure; a malformed comment directive yields a Catalog whose loadError is set.
 
 import {
