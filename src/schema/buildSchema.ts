@@ -13,11 +13,17 @@ import {
   type GraphQLFieldConfigMap,
   type GraphQLNamedType,
 } from "graphql";
-import type { Catalog, PgType, SchemaDirectives, Table } from "../catalog/model";
+import type { Catalog, PgFunction, PgType, SchemaDirectives, Table } from "../catalog/model";
 import { DEFAULT_MAX_ROWS } from "../catalog/directives";
 import { unreachable } from "../util/invariant";
 import type { ApiSchema } from "./apiSchema";
-import { computedFunctions, exposedFunctions, takesRow, type ExposedFunction } from "./functionFields";
+import {
+  computedFunctions,
+  exposedFunctions,
+  functionsByRowArgument,
+  takesRow,
+  type ExposedFunction,
+} from "./functionFields";
 import { Inflector, isGraphQLName, isValidName } from "./inflection";
 import { lazySchema } from "./lazySchema";
 import { collectRelations } from "./relations";
@@ -86,6 +92,7 @@ class Builder {
   }
 
   private exposedTablesCache: Map<number, Table> | null = null;
+  private rowFunctions: Map<number, PgFunction[]> | null = null;
 
   /** Exposed tables by oid; complete once build() has created every table's types. */
   exposedTables(): ReadonlyMap<number, Table> {
@@ -321,7 +328,9 @@ class Builder {
   /** Computed fields, then relationships, after the node's own columns. */
   private nodeExtraFields(t: TableTypes): GraphQLFieldConfigMap<unknown, unknown> {
     const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
-    const computed = computedFunctions(t.table, this.catalog.functions, this.types, this.exposedTables());
+    this.rowFunctions ??= functionsByRowArgument(this.catalog.functions, this.types);
+    const candidates = this.rowFunctions.get(t.table.oid) ?? [];
+    const computed = computedFunctions(t.table, candidates, this.types, this.exposedTables());
     for (const f of computed) {
       const name = t.inflector.computedField(f.fn);
       if (!isValidName(name) || fields[name] !== undefined) continue;

@@ -124,6 +124,23 @@ export function exposedFunctions(
   return out;
 }
 
+/**
+ * Candidates for computed fields, by the oid of the table whose row type is their one argument
+ * (catalog order kept), so that each table looks only at its own instead of at every function.
+ */
+export function functionsByRowArgument(functions: readonly PgFunction[], types: TypeMapper): Map<number, PgFunction[]> {
+  const byTable = new Map<number, PgFunction[]>();
+  for (const fn of functions) {
+    if (fn.args.length !== 1) continue;
+    const argType = types.get(fn.args[0]!.typeOid);
+    if (argType?.kind !== "composite" || argType.relationOid === null) continue;
+    const list = byTable.get(argType.relationOid);
+    if (list === undefined) byTable.set(argType.relationOid, [fn]);
+    else list.push(fn);
+  }
+  return byTable;
+}
+
 /** Functions taking exactly one argument, the row type of `table`: its computed fields. */
 export function computedFunctions(
   table: Table,
