@@ -62,6 +62,8 @@ std::unordered_set<std::string> &done = *new std::unordered_set<std::string>();
 // sha256 of everything that decides what V8 compiles: V8's version, its flags, the script's
 // name and the exact source text. V8 itself compares only the source length and the flags.
 bool MakeKey(const std::string &source, const char *name, Key *key) {
+	// The hash context is registered with the resource owner (when built with OpenSSL).
+	if (CurrentResourceOwner == nullptr) return false;
 	bool ok = false;
 	MemoryContext oldcxt = CurrentMemoryContext;
 	pg_cryptohash_ctx *volatile ctx = nullptr;
