@@ -173,4 +173,13 @@ describe("reflection on a large catalog", () => {
       await client.end();
     }
   });
+
+  // Past jit_above_cost the server would JIT-compile the query, which costs far more than
+  // running it; the estimate grows with the catalog, so a large one is where it would tip over.
+  it("is estimated below the cost at which the server would JIT-compile it", async () => {
+    const { rows } = await db.query(`explain (format json) ${REFLECTION_QUERY}`);
+    const plan = (rows[0]["QUERY PLAN"] as { Plan: { "Total Cost": number } }[])[0]!.Plan;
+    const { rows: setting } = await db.query("select current_setting('jit_above_cost')::float8 as cost");
+    expect(plan["Total Cost"]).toBeLessThan(Number(setting[0].cost));
+  });
 });

@@ -15,8 +15,14 @@ with exposed_schemas as (
   where n.nspname not in ('pg_catalog', 'information_schema', 'graphql', 'graphql_public')
     and pg_catalog.has_schema_privilege(n.oid, 'USAGE')
 ),
+-- A relation's comment is looked up here, once per relation: in the final select the planner
+-- would multiply the lookup by its (much inflated) guess of the rows joined from the CTEs.
 rels as (
-  select c.oid, c.relname, c.relkind, c.relispartition, c.relrowsecurity, s.nspname, s.ord
+  select c.oid, c.relname, c.relkind, c.relispartition, c.relrowsecurity, s.nspname, s.ord,
+         (
+           select rd.description from pg_catalog.pg_description rd
+           where rd.objoid = c.oid and rd.classoid = 'pg_catalog.pg_class'::regclass and rd.objsubid = 0
+         ) as comment
   from pg_catalog.pg_class c
   join exposed_schemas s on s.oid = c.relnamespace
   where c.relkind in ('r', 'v', 'm', 'f', 'p')
@@ -142,10 +148,7 @@ select json_build_object(
       'relkind', r.relkind::text,
       'isPartition', r.relispartition,
       'rlsEnabled', r.relrowsecurity,
-      'comment', (
-        select rd.description from pg_catalog.pg_description rd
-        where rd.objoid = r.oid and rd.classoid = 'pg_catalog.pg_class'::regclass and rd.objsubid = 0
-      ),
+      'comment', r.comment,
       'privileges', json_build_object(
         'select', pg_catalog.has_table_privilege(r.oid, 'SELECT'),
         'insert', pg_catalog.has_table_privilege(r.oid, 'INSERT'),
