@@ -86,7 +86,12 @@ export function loadAverage(): number {
 export function commitDescription(repoDir: string): string {
   try {
     const sha = execFileSync("git", ["-C", repoDir, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
-    const dirty = execFileSync("git", ["-C", repoDir, "status", "--porcelain", "--untracked-files=no"], { encoding: "utf8" }).trim();
+    // What the bench itself writes (the report, the README's latest results) does not count.
+    const dirty = execFileSync(
+      "git",
+      ["-C", repoDir, "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)bench/report", ":(exclude)bench/README.md"],
+      { encoding: "utf8" },
+    ).trim();
     return dirty ? `${sha} (with uncommitted changes)` : sha;
   } catch {
     return "unknown";
