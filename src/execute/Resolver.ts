@@ -9,15 +9,15 @@ import { REFLECTION_QUERY } from "../catalog/reflectionQuery";
 import type { ApiSchema } from "../schema/apiSchema";
 import { buildSchema } from "../schema/buildSchema";
 import { compileOperation, type CachedStatements, type CompiledOperation } from "./compileOperation";
+import { parseJsonExact } from "../util/parseJsonExact";
 import { LruMap } from "./LruMap";
 import { errorResponse, variablesError } from "./response";
 
-/** What the resolver needs from the database; PLV8's SPI or a test double over a real server. */
+/** What the resolver needs from the database: prepared statements over PLV8's SPI. */
 export interface SyncDatabase {
   /** Runs a statement through a prepared plan kept by the caller's cache. */
   execute(plan: PreparedStatement, params: (string | null)[]): Record<string, unknown>[];
   prepare(sql: string, paramCount: number): PreparedStatement;
-  query(sql: string): Record<string, unknown>[];
 }
 
 export interface PreparedStatement {
@@ -82,10 +82,11 @@ export class Resolver {
   }
 
   /**
-   * `variablesKey` is the variables' JSON text when the caller has it (PLV8 does), a cheaper and
-   * exact cache key; else the variables are serialised for the key.
+   * `variablesJson` is the variables' JSON text (jsonb's rendering of them), parsed exactly so
+   * that no integer loses digits; the text itself keys the compiled-operation cache.
    */
-  resolve(query: string, variables: unknown, operationName: string | null, variablesKey?: string): string {
+  resolve(query: string, variablesJson: string | null, operationName: string | null): string {
+    const variables = variablesJson === null ? null : parseJsonExact(variablesJson);
     const badVariables = variablesError(variables);
     if (badVariables) return badVariables;
     const vars = (variables ?? {}) as Variables;
@@ -106,8 +107,7 @@ export class Resolver {
     }
     if (entry.document.kind === "error") return errorResponse(entry.document.message, true);
 
-    // A BigInt and the string of its digits coerce differently, so their keys must differ.
-    const varsKey = variablesKey ?? JSON.stringify(vars, (_k, v: unknown) => (typeof v === "bigint" ? { bigint: v.toString() } : v));
+    const varsKey = variablesJson ?? "{}";
     let compiled = entry.compiled.get(varsKey);
     if (compiled) this.stats.compiledCacheHits++;
     else {

@@ -1,7 +1,6 @@
 // Execute stage, PLV8 binding: the backend-wide Resolver over PLV8's SPI. The only module that
 // touches the `plv8` global. `resolve` and `stats` are what the bundle entry exports.
 
-import { parseJsonExact } from "../util/parseJsonExact";
 import { Resolver, type PreparedStatement, type SyncDatabase } from "./Resolver";
 
 interface Plv8Plan {
@@ -10,12 +9,10 @@ interface Plv8Plan {
 }
 
 declare const plv8: {
-  execute(sql: string, params?: unknown[]): Record<string, unknown>[];
   prepare(sql: string, typeNames?: string[]): Plv8Plan;
 };
 
 const database: SyncDatabase = {
-  query: (sql) => plv8.execute(sql),
   // Every parameter travels as text and is cast to its type inside the statement.
   prepare: (sql, paramCount) => plv8.prepare(sql, new Array<string>(paramCount).fill("text")),
   execute: (plan: PreparedStatement, params) => (plan as Plv8Plan).execute(params),
@@ -23,11 +20,10 @@ const database: SyncDatabase = {
 
 let resolver: Resolver | null = null;
 
-/** `variables` is JSON text (from jsonb), parsed here so that no integer loses digits. */
+/** `variables` is JSON text (from jsonb): converted by PLV8, an integer past 2^53 would lose digits. */
 export function resolve(query: string, variables: string | null, operationName: string | null, _extensions: unknown): string {
   resolver ??= new Resolver(database);
-  if (variables === null) return resolver.resolve(query, null, operationName);
-  return resolver.resolve(query, parseJsonExact(variables), operationName, variables);
+  return resolver.resolve(query, variables, operationName);
 }
 
 /** Cache counters, e.g. for a test that checks a repeated query skips compilation. */
