@@ -1,7 +1,7 @@
 // Auth stage: the project's JWT secret → signed API keys, and tokens → verified claims.
 // The algorithm is fixed by the key (HS256), never read from the token, so `none` never passes.
 import { SignJWT, errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
-import { LruMap } from "../../src/execute/LruMap";
+import { LruMap } from "../../src/util/LruMap";
 
 export const apiRoles = ["anon", "authenticated", "service_role"] as const;
 export type ApiRole = (typeof apiRoles)[number];

@@ -109,7 +109,7 @@ export interface Column {
   readonly typeOid: number;
   /** format_type() text, e.g. `character varying(255)`; used for casts in generated SQL. */
   readonly typeName: string;
-  /** Declared length of varchar(n) / char(n) columns: longer input values are refused. */
+  /** Declared length of varchar(n) / char(n) columns and their arrays: longer input values are refused. */
   readonly maxLength: number | null;
   readonly notNull: boolean;
   readonly hasDefault: boolean;

@@ -33,7 +33,8 @@ cols as (
     'name', a.attname::text,
     'typeOid', a.atttypid::bigint,
     'typeName', pg_catalog.format_type(a.atttypid, a.atttypmod),
-    'maxLength', case when a.atttypid in (1042, 1043) and a.atttypmod > 4 then a.atttypmod - 4 end,
+    -- char(n), varchar(n) and their arrays (an array column's typmod is its element's).
+    'maxLength', case when a.atttypid in (1042, 1043, 1014, 1015) and a.atttypmod > 4 then a.atttypmod - 4 end,
     'notNull', a.attnotnull,
     'hasDefault', a.atthasdef,
     'isGenerated', a.attgenerated <> '',

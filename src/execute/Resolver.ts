@@ -10,7 +10,7 @@ import type { ApiSchema } from "../schema/apiSchema";
 import { buildSchema } from "../schema/buildSchema";
 import { compileOperation, type CachedStatements, type CompiledOperation } from "./compileOperation";
 import { parseJsonExact } from "../util/parseJsonExact";
-import { LruMap } from "./LruMap";
+import { LruMap } from "../util/LruMap";
 import { errorResponse, variablesError } from "./response";
 
 /** What the resolver needs from the database: prepared statements over PLV8's SPI. */

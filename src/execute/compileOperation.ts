@@ -12,7 +12,7 @@ import type { OperationPlan, RootFieldPlan } from "../plan/types";
 import { param, pgType, type ParamNode } from "../sql/ast";
 import type { ApiSchema } from "../schema/apiSchema";
 import { introspectionEnabled, resolveIntrospectionField } from "../schema/introspection";
-import { buildRootSelect } from "../sql/buildRootSelect";
+import { buildRootSelect } from "../transpile/buildRootSelect";
 import { renderSql, type Statement } from "../sql/renderSql";
 import { errorResponse } from "./response";
 

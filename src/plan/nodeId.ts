@@ -7,7 +7,7 @@ import { param, type ParamNode } from "../sql/ast";
 import { decodeBase64 } from "../util/base64";
 import { UserError } from "../document/UserError";
 import { keyItemText, parseKeyArray, type KeyItem } from "./parseKeyArray";
-import { sqlTypeOf } from "./sqlValues";
+import { sqlTypeOf } from "./valueParams";
 
 export interface DecodedNodeId {
   schema: string;

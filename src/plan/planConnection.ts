@@ -20,7 +20,8 @@ import { argDef, fieldOf, type PlanContext } from "./context";
 import { planFilter } from "./planFilter";
 import { keyItemText, parseKeyArray } from "./parseKeyArray";
 import { planNode } from "./planNode";
-import { sqlTypeOf } from "./sqlValues";
+import { isTextScalar } from "./outputKind";
+import { sqlTypeOf } from "./valueParams";
 import type {
   AggregateFieldPlan,
   ConnectionFieldPlan,
@@ -29,6 +30,7 @@ import type {
   CursorPlan,
   EdgeFieldPlan,
   OrderPlan,
+  OutputKind,
   PageInfoFieldPlan,
 } from "./types";
 
@@ -244,9 +246,8 @@ function planAggregate(ctx: PlanContext, type: GraphQLObjectType, selectionSets:
       const cdef = fieldOf(opType, cf.name);
       const cres = cdef ? resolutionOf(cdef) : undefined;
       if (!cdef || !cres || cres.kind !== "aggregateColumn") throw new UserError(`Unknown field "${cf.name}" on type ${opType.name}`);
-      const named = getNamedType(cdef.type).name;
-      const isText = named === "BigInt" || named === "BigFloat" || named === "JSON";
-      fields.push({ kind: "column", key: cf.responseKey, column: cres.column.name, output: isText ? { kind: "text" } : { kind: "json" } });
+      const output: OutputKind = isTextScalar(getNamedType(cdef.type).name) ? { kind: "text" } : { kind: "json" };
+      fields.push({ kind: "column", key: cf.responseKey, column: cres.column.name, output });
     }
     out.push({ kind: "op", key: f.responseKey, op: res.op, fields });
   }

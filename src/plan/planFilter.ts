@@ -8,7 +8,8 @@ import { inputResolutionOf } from "../schema/resolution";
 import type { Coerced } from "./coerceInput";
 import type { PlanContext } from "./context";
 import { decodeNodeId, nodeIdKeyParams } from "./nodeId";
-import { arrayType, checkLength, enumLabels, sqlTypeOf, valueParam } from "./sqlValues";
+import { checkLength } from "./checkLength";
+import { arrayType, enumLabels, sqlTypeOf, valueParam } from "./valueParams";
 import type { CompareOp, FilterPlan } from "./types";
 
 type Obj = { [key: string]: Coerced };
@@ -41,7 +42,7 @@ export function planFilter(ctx: PlanContext, table: Table, value: Coerced, type:
       }
       case "columnFilter":
         if (isObj(v)) {
-          for (const operand of Object.values(v)) checkLength(operand, res.column.typeName);
+          for (const operand of Object.values(v)) checkLength(operand, res.column);
           items.push(...columnOps(ctx, res.column.name, res.column.typeOid, v, field.type));
         }
         break;

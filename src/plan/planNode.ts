@@ -9,7 +9,7 @@ import { resolutionOf, type Relation } from "../schema/resolution";
 import { unreachable } from "../util/invariant";
 import { fieldOf, readArguments, type PlanContext } from "./context";
 import { planConnection } from "./planConnection";
-import { outputKindOf } from "./sqlValues";
+import { outputKindOf } from "./outputKind";
 import type { NodeFieldPlan, NodePlan } from "./types";
 
 /** pg_graphql words an unknown node field differently under a connection and at the root. */

@@ -17,7 +17,8 @@ import { decodeNodeId, nodeIdKeyParams } from "./nodeId";
 import { planConnection } from "./planConnection";
 import { planNode } from "./planNode";
 import { planWrite } from "./planWrite";
-import { enumLabels, outputKindOf, sqlTypeOf, scalarText } from "./sqlValues";
+import { outputKindOf } from "./outputKind";
+import { enumLabels, scalarText, sqlTypeOf } from "./valueParams";
 import type { FunctionCallArg, OperationPlan, RootFieldPlan } from "./types";
 
 const CONNECTION_ARGS = new Set(["first", "last", "before", "after", "offset", "filter", "orderBy"]);

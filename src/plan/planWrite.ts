@@ -12,7 +12,8 @@ import { coerceInput, type Coerced } from "./coerceInput";
 import { argDef, fieldOf, type PlanContext } from "./context";
 import { planFilter } from "./planFilter";
 import { planNode } from "./planNode";
-import { checkLength, enumLabels, sqlTypeOf, valueParam } from "./sqlValues";
+import { checkLength } from "./checkLength";
+import { enumLabels, sqlTypeOf, valueParam } from "./valueParams";
 import type { RootFieldPlan, WritePlan, WriteResultFieldPlan } from "./types";
 
 type Obj = { [key: string]: Coerced };
@@ -38,7 +39,7 @@ export function planWrite(
       const assignments = Object.entries(set).map(([name, value]) => {
         const res = inputResolutionOf(fields[name]!);
         if (res?.kind !== "updateColumn") throw new UserError(`Input for type ${getNamedType(setArg.type).name} contains extra keys ["${name}"]`);
-        checkLength(value, res.column.typeName);
+        checkLength(value, res.column);
         return { column: res.column.name, value: valueParam(value, sqlTypeOf(ctx.api.catalog, res.column.typeOid), enumLabels(fields[name]!.type)) };
       });
       if (assignments.length === 0) throw new UserError("At least one mapping must be provided to set argument");
@@ -67,7 +68,7 @@ function planInsert(ctx: PlanContext, table: Table, def: GraphQLField<unknown, u
     const res = inputResolutionOf(field);
     if (used.has(name) && res?.kind === "insertColumn") {
       columns.push({ field: name, column: res.column.name, typeOid: res.column.typeOid });
-      for (const o of objects) if (name in o) checkLength(o[name]!, res.column.typeName);
+      for (const o of objects) if (name in o) checkLength(o[name]!, res.column);
     }
   }
   const rows = objects.map((o) =>

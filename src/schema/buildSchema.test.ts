@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type pg from "pg";
 import { freshDatabase, type TestDatabase } from "../../test/harness/db";
 import { resolutionOf } from "./resolution";
-import { introspect, reflectSchema } from "./testSupport";
+import { introspect, reflectSchema } from "../../test/harness/reflectSchema";
 
 let db: TestDatabase;
 let client: pg.Client;

@@ -27,10 +27,10 @@ import {
 import { Inflector, isGraphQLName, isValidName } from "./inflection";
 import { lazySchema } from "./lazySchema";
 import { collectRelations } from "./relations";
-import { resolved, sourced, type Relation } from "./resolution";
+import { printedDefault, resolved, sourced, type Relation } from "./resolution";
 import { TypeMapper, type ScalarName, type TypeShape } from "./scalars";
 import { buildSharedTypes, enumFilter, type SharedTypes } from "./sharedTypes";
-import { buildTableTypes, connectionArgs, type LeafType, type TableTypes, type TypeResolver } from "./tableTypes";
+import { buildTableTypes, connectionArgs, type LeafType, type TableTypes, type LeafTypes } from "./tableTypes";
 
 type EnumPgType = Extract<PgType, { kind: "enum" }>;
 
@@ -78,7 +78,7 @@ class Builder {
   readonly enums = new Map<number, { type: GraphQLEnumType; filter: GraphQLInputObjectType }>();
   /** Filled by build() once every table has its types; read by the node types' field thunks. */
   private relationsByTable: ReadonlyMap<number, readonly Relation[]> = new Map();
-  private readonly resolver: TypeResolver;
+  private readonly resolver: LeafTypes;
 
   constructor(private readonly catalog: Catalog) {
     this.types = new TypeMapper(catalog.types);
@@ -383,7 +383,7 @@ class Builder {
       if (!isValidName(name)) return null;
       args[name] = {
         type: a.arg.hasDefault ? type : new GraphQLNonNull(type),
-        extensions: { sqlDefault: a.arg.defaultSql, defaultValueText: a.defaultValue },
+        extensions: printedDefault(a.defaultValue),
       };
     }
     const description = f.fn.directives.description ?? null;

@@ -73,7 +73,7 @@ function returnOf(
 }
 
 /** A literal SQL default as GraphQL prints it; null when it isn't a plain literal (or is NULL). */
-export function defaultValueText(sql: string): string | null {
+export function graphqlDefaultOf(sql: string): string | null {
   const s = sql.trim();
   if (/^-?\d+(\.\d+)?$/.test(s)) return s;
   if (/^\(-?\d+(\.\d+)?\)$/.test(s)) return s.slice(1, -1);
@@ -115,7 +115,7 @@ export function exposedFunctions(
       args.push({
         arg: named,
         shape,
-        defaultValue: named.defaultSql === null ? null : defaultValueText(named.defaultSql),
+        defaultValue: named.defaultSql === null ? null : graphqlDefaultOf(named.defaultSql),
       });
     });
     if (!ok) continue;

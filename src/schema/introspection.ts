@@ -28,6 +28,7 @@ import {
 } from "graphql";
 import { invariant, unreachable } from "../util/invariant";
 import type { ApiSchema } from "./apiSchema";
+import { printedDefaultOf } from "./resolution";
 import { SCALAR_DESCRIPTIONS, type ScalarName } from "./scalars";
 
 export interface IntrospectionContext {
@@ -259,9 +260,9 @@ function typeDescription(type: GraphQLNamedType): string | null {
   return type.description ?? null;
 }
 
-function defaultValueText(value: GraphQLArgument | GraphQLInputField): string | null {
-  const ext = value.extensions as { defaultValueText?: string | null } | undefined;
-  if (ext?.defaultValueText !== undefined) return ext.defaultValueText;
+function introspectedDefault(value: GraphQLArgument | GraphQLInputField): string | null {
+  const printed = printedDefaultOf(value);
+  if (printed !== undefined) return printed;
   if (value.defaultValue === undefined) return null;
   const ast = astFromValue(value.defaultValue, value.type);
   return ast === null || ast === undefined ? null : print(ast);
@@ -304,7 +305,7 @@ function fieldValue(meta: Meta, name: string, schema: GraphQLSchema): Value {
         case "type":
           return { kind: "__Type", type: meta.value.type };
         case "defaultValue":
-          return defaultValueText(meta.value);
+          return introspectedDefault(meta.value);
         default:
           return memberField(name, meta.value.name, meta.value.description ?? null);
       }

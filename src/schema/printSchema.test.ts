@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { freshDatabase, type TestDatabase } from "../../test/harness/db";
 import { printApiSchema } from "./printSchema";
-import { reflectSchema } from "./testSupport";
+import { reflectSchema } from "../../test/harness/reflectSchema";
 
 const setupFile = process.env["PRINT_SCHEMA_SQL"];
 const DEFAULT_SETUP = `

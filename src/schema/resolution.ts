@@ -1,7 +1,7 @@
 // Schema stage, resolution tags: catalog entities → what each graphql-js field and type stands for,
 // attached as `extensions`; the plan stage reads them instead of re-deriving names.
 
-import type { GraphQLField, GraphQLInputField, GraphQLNamedType } from "graphql";
+import type { GraphQLArgument, GraphQLField, GraphQLInputField, GraphQLNamedType } from "graphql";
 import type { Column, ForeignKey, PgFunction, Table } from "../catalog/model";
 
 /** A foreign key seen from one end, as a field of the table on that end. */
@@ -135,4 +135,17 @@ export function inputResolutionOf(field: GraphQLInputField): InputResolution | u
 
 export function typeSourceOf(type: GraphQLNamedType): TypeSource | undefined {
   return (type.extensions as { source?: TypeSource } | undefined)?.source;
+}
+
+/**
+ * A function argument's default as introspection prints it: pg_graphql shows the SQL default
+ * when it is a plain literal, null otherwise (so the text is fixed while building the schema).
+ */
+export function printedDefault(text: string | null): { printedDefault: string | null } {
+  return { printedDefault: text };
+}
+
+/** The printed default of an argument tagged with printedDefault(); undefined when untagged. */
+export function printedDefaultOf(value: GraphQLArgument | GraphQLInputField): string | null | undefined {
+  return (value.extensions as { printedDefault?: string | null } | undefined)?.printedDefault;
 }

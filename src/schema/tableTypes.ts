@@ -48,7 +48,7 @@ export interface TableTypes {
 export type LeafType = GraphQLScalarType | GraphQLEnumType | GraphQLList<LeafType>;
 
 /** Resolves column shapes to graphql-js types; supplied by the builder (enums are shared). */
-export interface TypeResolver {
+export interface LeafTypes {
   shape(column: Column): TypeShape;
   /** The type of a shape, or null when the API cannot represent it. */
   leaf(shape: TypeShape): LeafType | null;
@@ -102,7 +102,7 @@ export function buildTableTypes(
   table: Table,
   inflector: Inflector,
   shared: SharedTypes,
-  types: TypeResolver,
+  types: LeafTypes,
   extraNodeFields: (t: TableTypes) => GraphQLFieldConfigMap<unknown, unknown>,
 ): TableTypes {
   const base = inflector.tableType(table);
@@ -316,7 +316,7 @@ function buildAggregate(
   columns: readonly Column[],
   inflector: Inflector,
   shared: SharedTypes,
-  types: TypeResolver,
+  types: LeafTypes,
 ): { type: GraphQLObjectType; all: GraphQLObjectType[] } {
   const results: GraphQLObjectType[] = [];
   const opType = (

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, type TestDatabase } from "../../test/harness/db";
 import type { Column, Table } from "../catalog/model";
 import type { ConnectionPlan, FilterPlan, NodePlan, RootFieldPlan } from "../plan/types";
-import { param, pgType } from "./ast";
+import { param, pgType } from "../sql/ast";
 import { buildRootSelect } from "./buildRootSelect";
-import { renderSql } from "./renderSql";
+import { renderSql } from "../sql/renderSql";
 
 // The SQL builder reads only names from the catalog model; the rest of a column is irrelevant here.
 function column(attnum: number, name: string, typeName: string): Column {

@@ -1,11 +1,14 @@
-// SQL stage: a write plan → one statement: the insert/update/delete as a data-modifying CTE
+// Transpile stage: a write plan → one statement: the insert/update/delete as a data-modifying CTE
 // returning the columns the response uses, and a SELECT building `{affectedCount, records}` from
 // it. An update or delete touching more rows than `atMost` raises, undoing the request.
 
 import type { WritePlan, WriteResultFieldPlan } from "../plan/types";
 import { unreachable } from "../util/invariant";
-import { binary, call, param, type Expr, type Select, type WriteStatement } from "./ast";
-import { AliasCounter, carriedRow, filterExpr, nodeObject, tableRow, textType } from "./buildJson";
+import { binary, call, param, type Expr, type Select, type WriteStatement } from "../sql/ast";
+import { filterExpr } from "./filterExpr";
+import { nodeObject } from "./nodeObject";
+import { objectOf } from "./outputValue";
+import { carriedRow, tableRow, textType, type AliasCounter } from "./rowRef";
 
 const WRITTEN = "written";
 
@@ -18,22 +21,16 @@ export function buildWriteSelect(
   const target = aliases.next("t");
   const rowsAlias = aliases.next("w");
   const written = carriedRow(rowsAlias);
-  const entries = fields.map((f): { key: string; value: Expr } => {
+  let result = objectOf(fields, (f) => {
     switch (f.kind) {
-      case "typename":
-        return { key: f.key, value: param(f.value, textType) };
       case "affectedCount":
-        return { key: f.key, value: { kind: "countStar" } };
+        return { kind: "countStar" };
       case "records":
-        return {
-          key: f.key,
-          value: call("coalesce", call("json_agg", nodeObject(f.node, written, aliases)), call("json_build_array")),
-        };
+        return call("coalesce", call("json_agg", nodeObject(f.node, written, aliases)), call("json_build_array"));
       default:
         return unreachable(f, "write result field");
     }
   });
-  let result: Expr = { kind: "jsonObject", entries };
   if (write.kind !== "insert") {
     const message = param(write.kind + " impacts too many records", textType);
     result = {

@@ -1,13 +1,11 @@
-// Plan stage: checked input values → typed bound parameters, and GraphQL output types → how the
-// SQL renders them as JSON. Types come from the catalog by oid.
+// Plan stage: checked input values → typed bound parameters. Types come from the catalog by oid;
+// enum values travel as their database labels.
 
-import { GraphQLEnumType, GraphQLList, GraphQLNonNull, getNamedType, type GraphQLOutputType, type GraphQLType } from "graphql";
+import { GraphQLEnumType, getNamedType, type GraphQLType } from "graphql";
 import type { Catalog, PgType } from "../catalog/model";
 import { typeSourceOf } from "../schema/resolution";
 import { param, pgType, type ParamNode, type SqlType } from "../sql/ast";
-import { UserError } from "../document/UserError";
 import type { Coerced } from "./coerceInput";
-import type { OutputKind } from "./types";
 
 const typeIndexes = new WeakMap<Catalog, Map<number, PgType>>();
 
@@ -29,10 +27,6 @@ export function sqlTypeOf(catalog: Catalog, oid: number): SqlType {
     return { schema: element.schema, name: element.name, array: true };
   }
   return { schema: t.schema, name: t.name, array: false };
-}
-
-export function elementType(t: SqlType): SqlType {
-  return { ...t, array: false };
 }
 
 export function arrayType(t: SqlType): SqlType {
@@ -67,43 +61,4 @@ export function arrayLiteral(values: readonly Coerced[], labels: Readonly<Record
 
 export function valueParam(value: Coerced, type: SqlType, labels: Readonly<Record<string, string>> | null): ParamNode {
   return param(scalarText(value, labels), type);
-}
-
-/** BigInt, BigFloat and JSON leave the database as strings; enums through their mappings. */
-export function outputKindOf(type: GraphQLOutputType): OutputKind {
-  let t: GraphQLType = type;
-  if (t instanceof GraphQLNonNull) t = t.ofType;
-  const isList = t instanceof GraphQLList;
-  const named = getNamedType(type);
-  if (named.name === "BigInt" || named.name === "BigFloat" || named.name === "JSON") {
-    return isList ? { kind: "textArray" } : { kind: "text" };
-  }
-  if (named instanceof GraphQLEnumType && !isList) {
-    const source = typeSourceOf(named);
-    if (source?.kind === "enum") {
-      const mapping = Object.entries(source.values)
-        .filter(([name, label]) => name !== label)
-        .map(([name, label]) => ({ label, name }));
-      if (mapping.length > 0) return { kind: "enum", mapping: Object.entries(source.values).map(([name, label]) => ({ label, name })) };
-    }
-  }
-  return { kind: "json" };
-}
-
-/** varchar(n) / char(n) columns: the declared length, from the catalog's type text. */
-export function maxLengthOf(typeName: string): number | null {
-  const m = /^(?:character varying|character|varchar|char|bpchar)\((\d+)\)/.exec(typeName);
-  return m ? Number(m[1]) : null;
-}
-
-/** Strings longer than the column allows are rejected before reaching the database. */
-export function checkLength(value: Coerced, typeName: string): void {
-  const max = maxLengthOf(typeName);
-  if (max === null) return;
-  const values = Array.isArray(value) ? value : [value];
-  for (const v of values) {
-    if (typeof v === "string" && [...v].length > max) {
-      throw new UserError(`Invalid input for String type. Maximum character length ${max}`);
-    }
-  }
 }

@@ -1,4 +1,4 @@
-// Execute stage: a small bounded map (least recently used entry evicted first) for the caches.
+// Util: a small bounded map (least recently used entry evicted first) for the caches.
 
 export class LruMap<K, V> {
   private readonly map = new Map<K, V>();

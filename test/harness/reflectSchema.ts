@@ -1,13 +1,13 @@
-// Test support for the schema stage: reflect a live database into an ApiSchema and answer an
-// introspection query against it (used by this folder's *.test.ts files only).
+// Test support: reflect a live database into an ApiSchema and answer an
+// introspection query against it (used by the schema stage's unit tests).
 
 import { Kind, parse, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode } from "graphql";
 import type pg from "pg";
-import { parseCatalog } from "../catalog/parseCatalog";
-import { REFLECTION_QUERY } from "../catalog/reflectionQuery";
-import type { ApiSchema } from "./apiSchema";
-import { buildSchema } from "./buildSchema";
-import { resolveIntrospectionField } from "./introspection";
+import { parseCatalog } from "../../src/catalog/parseCatalog";
+import { REFLECTION_QUERY } from "../../src/catalog/reflectionQuery";
+import type { ApiSchema } from "../../src/schema/apiSchema";
+import { buildSchema } from "../../src/schema/buildSchema";
+import { resolveIntrospectionField } from "../../src/schema/introspection";
 
 export async function reflectSchema(client: Pick<pg.Client, "query">): Promise<ApiSchema> {
   const { rows } = await client.query(REFLECTION_QUERY);

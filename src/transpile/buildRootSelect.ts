@@ -1,10 +1,14 @@
-// SQL stage: an OperationPlan's root fields → one SELECT each, building the field's whole JSON
+// Transpile stage: an OperationPlan's root fields → one SELECT each, building the field's whole JSON
 // (nested relations folded in as subqueries) and returning it as text in a column "result".
 
 import type { RootFieldPlan } from "../plan/types";
 import { unreachable } from "../util/invariant";
-import { and, binary, int, nullExpr, select, type Expr, type FromItem, type Select } from "./ast";
-import { AliasCounter, calledOnceFrom, connectionExpr, nodeObject, output, tableFrom, tableRow, textType } from "./buildJson";
+import { and, binary, int, nullExpr, select, type Expr, type FromItem, type Select } from "../sql/ast";
+import { connectionExpr } from "./connectionExpr";
+import { calledOnceFrom } from "./connectionSource";
+import { nodeObject } from "./nodeObject";
+import { output } from "./outputValue";
+import { AliasCounter, tableFrom, tableRow, textType } from "./rowRef";
 import { buildWriteSelect } from "./buildWriteSelect";
 
 export function buildRootSelect(field: RootFieldPlan): Select | null {

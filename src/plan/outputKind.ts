@@ -1,0 +1,29 @@
+// Plan stage: a GraphQL output type → how the SQL renders its value as JSON (OutputKind).
+
+import { GraphQLEnumType, GraphQLList, GraphQLNonNull, getNamedType, type GraphQLOutputType, type GraphQLType } from "graphql";
+import { typeSourceOf } from "../schema/resolution";
+import type { OutputKind } from "./types";
+
+/** Scalars whose values leave the database as JSON strings (exact digits, JSON as its text). */
+const TEXT_SCALARS = new Set(["BigInt", "BigFloat", "JSON"]);
+
+export function isTextScalar(name: string): boolean {
+  return TEXT_SCALARS.has(name);
+}
+
+/** BigInt, BigFloat and JSON leave the database as strings; enums through their mappings. */
+export function outputKindOf(type: GraphQLOutputType): OutputKind {
+  let t: GraphQLType = type;
+  if (t instanceof GraphQLNonNull) t = t.ofType;
+  const isList = t instanceof GraphQLList;
+  const named = getNamedType(type);
+  if (TEXT_SCALARS.has(named.name)) return isList ? { kind: "textArray" } : { kind: "text" };
+  if (named instanceof GraphQLEnumType && !isList) {
+    const source = typeSourceOf(named);
+    if (source?.kind === "enum") {
+      const renamed = Object.entries(source.values).some(([name, label]) => name !== label);
+      if (renamed) return { kind: "enum", mapping: Object.entries(source.values).map(([name, label]) => ({ label, name })) };
+    }
+  }
+  return { kind: "json" };
+}

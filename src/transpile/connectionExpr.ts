@@ -1,0 +1,98 @@
+// Transpile stage, connections: a ConnectionPlan (optionally joined to a parent row) → one
+// subquery building `{edges, pageInfo, totalCount, aggregate}` from a page of rows.
+
+import type { AggregateFieldPlan, ConnectionFieldPlan, ConnectionPlan, EdgeFieldPlan, PageInfoFieldPlan } from "../plan/types";
+import { unreachable } from "../util/invariant";
+import { and, binary, call, int, select, type Expr, type Select } from "../sql/ast";
+import { connectionPage, pageSelect, type Page } from "./connectionPage";
+import { sourceFrom } from "./connectionSource";
+import { cursorExpr } from "./cursors";
+import { filterExpr } from "./filterExpr";
+import { nodeObject } from "./nodeObject";
+import { objectOf, outputValue } from "./outputValue";
+import { tableRow, type AliasCounter, type RowRef } from "./rowRef";
+
+/** A scan of the connection's rows with extra conditions and the given columns. */
+export type Scan = (extra: ((row: RowRef) => Expr) | null, columns: (row: RowRef) => Select["columns"]) => Select;
+
+export function connectionExpr(
+  conn: ConnectionPlan,
+  join: ((row: RowRef) => Expr) | null,
+  aliases: AliasCounter,
+  parent: RowRef | null = null,
+): Expr {
+  const scan: Scan = (extra, columns) => {
+    const alias = aliases.next("t");
+    const row = tableRow(alias);
+    const parts: Expr[] = [];
+    if (join) parts.push(join(row));
+    if (conn.filter) parts.push(filterExpr(conn.filter, row, conn.table));
+    const where = extra ? and(and(...parts), extra(row)) : and(...parts);
+    return select({ columns: columns(row), from: sourceFrom(conn, alias, parent), where });
+  };
+  const page = connectionPage(conn, aliases);
+  const object = objectOf(conn.fields, (f) => connectionFieldValue(f, page, scan, aliases));
+  // Only edges and pageInfo read the page; the other fields scan the rows on their own.
+  if (!conn.fields.some((f) => f.kind === "edges" || f.kind === "pageInfo")) return object;
+  return pageSelect(conn, page, scan, object);
+}
+
+function connectionFieldValue(f: Exclude<ConnectionFieldPlan, { kind: "typename" }>, page: Page, scan: Scan, aliases: AliasCounter): Expr {
+  switch (f.kind) {
+    case "totalCount":
+      return { kind: "subquery", select: scan(null, () => [{ expr: { kind: "countStar" }, alias: "count" }]) };
+    case "edges":
+      return call("coalesce", page.aggregate(edgeObject(f.fields, page, aliases)), call("json_build_array"));
+    case "pageInfo":
+      return pageInfoObject(f.fields, page);
+    case "aggregate":
+      return { kind: "subquery", select: scan(null, (row) => [{ expr: aggregateObject(f.fields, row), alias: "aggregate" }]) };
+    default:
+      return unreachable(f, "connection field plan");
+  }
+}
+
+function edgeObject(fields: EdgeFieldPlan[], page: Page, aliases: AliasCounter): Expr {
+  return objectOf(fields, (ef) => {
+    switch (ef.kind) {
+      case "cursor":
+        return cursorExpr(page.conn.order, page.row);
+      case "node":
+        return nodeObject(ef.node, page.row, aliases);
+      default:
+        return unreachable(ef, "edge field plan");
+    }
+  });
+}
+
+function pageInfoObject(fields: PageInfoFieldPlan[], page: Page): Expr {
+  const conn = page.conn;
+  const cursors = page.aggregate(cursorExpr(conn.order, page.row));
+  return objectOf(fields, (pf) => {
+    switch (pf.kind) {
+      case "hasNextPage":
+        return conn.backward ? conn.hasNextFromArgs : page.hasMore;
+      case "hasPreviousPage":
+        return conn.backward ? page.hasMore : conn.hasPreviousFromArgs;
+      case "startCursor":
+        return binary("->", cursors, int(0));
+      case "endCursor":
+        return binary("->", cursors, int(-1));
+      default:
+        return unreachable(pf, "page info field plan");
+    }
+  });
+}
+
+function aggregateObject(fields: AggregateFieldPlan[], row: RowRef): Expr {
+  return objectOf(fields, (af) => {
+    switch (af.kind) {
+      case "count":
+        return { kind: "countStar" };
+      case "op":
+        return objectOf(af.fields, (cf) => outputValue(call(af.op, row.column(cf.column)), cf.output));
+      default:
+        return unreachable(af, "aggregate field plan");
+    }
+  });
+}

@@ -1,0 +1,84 @@
+// Transpile stage, a connection's page: the window of rows edges and pageInfo read (after the
+// cursor, offset, one row past the page when pageInfo asks) and how its rows are aggregated.
+
+import type { ConnectionPlan } from "../plan/types";
+import { invariant } from "../util/invariant";
+import { binary, int, select, type Expr, type OrderItem } from "../sql/ast";
+import type { Scan } from "./connectionExpr";
+import { afterCursor, flip, orderItems } from "./cursors";
+import { carriedRow, tableRow, type AliasCounter, type CarriedRow } from "./rowRef";
+
+export interface Page {
+  conn: ConnectionPlan;
+  alias: string;
+  /** The page's rows as the outer expressions see them. */
+  row: CarriedRow;
+  /** Only pageInfo looks one row past the page; without it the page is read exactly. */
+  checksBeyondPage: boolean;
+  /** Whether rows carry their number (to leave out the row past the page). */
+  numbered: boolean;
+  /** json_agg over the page's rows, in the connection's order. */
+  aggregate(e: Expr): Expr;
+  /** A row exists past the page. */
+  hasMore: Expr;
+}
+
+export function connectionPage(conn: ConnectionPlan, aliases: AliasCounter): Page {
+  const alias = aliases.next("p");
+  const row = carriedRow(alias);
+  const checksBeyondPage = conn.fields.some((f) => f.kind === "pageInfo");
+  // A page read exactly is aggregated in the connection's own order (total, as it ends with the
+  // key); row numbers are needed only to leave out the row past the page.
+  const numbered = checksBeyondPage || conn.table.primaryKey.length === 0;
+  const n: Expr = { kind: "column", table: alias, name: "__n" };
+  // Row numbers count the rows an offset skips too.
+  const inWindow = binary("<=", n, conn.offset ? binary("+", conn.pageSize, conn.offset) : conn.pageSize);
+  const byPosition: OrderItem[] = [{ expr: n, direction: conn.backward ? "desc" : "asc", nulls: "last" }];
+  // Read forward, the page subquery already yields its rows in the connection's order, and an
+  // aggregate over a plain scan of an ordered subquery takes them in that order; sorting them
+  // again inside the aggregate costs a sort per parent row in nested connections. Read backward,
+  // the rows arrive reversed and are put back in order by the aggregate.
+  const aggOrder = (items: OrderItem[]): OrderItem[] => (conn.backward ? items : []);
+  const aggregate = (e: Expr): Expr =>
+    numbered
+      ? { kind: "call", schema: null, name: "json_agg", args: [e], orderBy: aggOrder(byPosition), filter: inWindow }
+      : { kind: "call", schema: null, name: "json_agg", args: [e], orderBy: aggOrder(orderItems(conn.order, row)) };
+  const hasMore = binary(">", { kind: "countStar" }, conn.pageSize);
+  return { conn, alias, row, checksBeyondPage, numbered, aggregate, hasMore };
+}
+
+/**
+ * The page subquery (the rows past the cursor in the connection's order, limited, only the
+ * columns the fields used) and the SELECT building `object` from it.
+ */
+export function pageSelect(conn: ConnectionPlan, page: Page, scan: Scan, object: Expr): Expr {
+  const effective = conn.backward ? conn.order.map(flip) : conn.order;
+  // NOT NULL holds for rows a table scan reads, not for a function's rows or a foreign server's.
+  const enforced = conn.source.kind === "table" && (conn.table.kind === "table" || conn.table.kind === "partitionedTable");
+  const notNull = (name: string): boolean => enforced && conn.table.columns.some((c) => c.name === name && c.notNull);
+  const cursor = conn.backward ? conn.before : conn.after;
+  const inner = scan(
+    cursor ? (row) => afterCursor(effective, cursor, row, notNull) : null,
+    (row) => [
+      ...[...page.row.used].map((name) => ({ expr: row.column(name), alias: "c_" + name })),
+      ...(page.row.wholeUsed ? [{ expr: row.whole, alias: "__r" }] : []),
+      ...(page.numbered ? [{ expr: { kind: "rowNumber", orderBy: orderItems(effective, row) } as Expr, alias: "__n" }] : []),
+    ],
+  );
+  const innerRow = inner.from!.kind === "table" || inner.from!.kind === "function" ? tableRow(inner.from!.alias) : null;
+  invariant(innerRow !== null, "page scan reads a table or function");
+  inner.orderBy = orderItems(effective, innerRow);
+  inner.limit = unplannedValue(page.checksBeyondPage ? binary("+", conn.pageSize, int(1)) : conn.pageSize);
+  inner.offset = conn.offset ? unplannedValue(conn.offset) : null;
+  return { kind: "subquery", select: select({ columns: [{ expr: object, alias: "connection" }], from: { kind: "subquery", select: inner, alias: page.alias } }) };
+}
+
+/**
+ * A page size or offset the planner does not see when planning for the given values: a bare
+ * `$n` makes every custom plan cheaper than the generic one (which must guess the size), so the
+ * plan cache would plan each request anew; hidden in a one-row subquery, the generic plan costs
+ * the same and is kept after PostgreSQL's five trial plans. The value itself stays bound.
+ */
+function unplannedValue(e: Expr): Expr {
+  return { kind: "subquery", select: select({ columns: [{ expr: e, alias: "n" }] }) };
+}

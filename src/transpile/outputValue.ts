@@ -1,0 +1,78 @@
+// Transpile stage, field values: a plan's output kinds and `__typename` fields → the SQL values
+// json_build_object and json_agg write into the response.
+
+import type { OutputKind } from "../plan/types";
+import { unreachable } from "../util/invariant";
+import { binary, call, param, pgType, type Expr } from "../sql/ast";
+import { textType } from "./rowRef";
+
+export function toJson(e: Expr): Expr {
+  return call("to_json", e);
+}
+
+/**
+ * The SQL value a field outputs, as json_build_object and json_agg write it (any type: they
+ * convert it as to_json would, so object members and aggregated items need no to_json call).
+ */
+export function outputValue(e: Expr, kind: OutputKind): Expr {
+  switch (kind.kind) {
+    case "json":
+      return e;
+    case "text":
+      return { kind: "cast", expr: e, type: textType };
+    case "textArray":
+      return { kind: "cast", expr: e, type: pgType("text", true) };
+    case "enum":
+      return {
+        kind: "case",
+        whens: kind.mapping.map((m) => ({
+          when: binary("=", { kind: "cast", expr: e, type: textType }, param(m.label, textType)),
+          then: param(m.name, textType),
+        })),
+        else: { kind: "cast", expr: e, type: textType },
+      };
+    default:
+      return unreachable(kind, "output kind");
+  }
+}
+
+/** A field's output as a json value of its own (outside an object or aggregate). */
+export function output(e: Expr, kind: OutputKind): Expr {
+  return toJson(outputValue(e, kind));
+}
+
+/** An object member. */
+export interface Entry {
+  key: string;
+  value: Expr;
+}
+
+/** The one field every object plan may hold: `__typename`, known while planning. */
+interface TypenameField {
+  kind: "typename";
+  key: string;
+  value: string;
+}
+
+/**
+ * A JSON object with one member per field: `__typename` members are the type's name as a
+ * parameter, the others what `member` makes of them.
+ */
+export function objectOf<F extends { kind: string; key: string }>(
+  fields: readonly F[],
+  member: (field: Exclude<F, TypenameField>) => Expr,
+): Expr {
+  return { kind: "jsonObject", entries: fields.map((f) => entryOf(f, member)) };
+}
+
+export function entryOf<F extends { kind: string; key: string }>(
+  f: F,
+  member: (field: Exclude<F, TypenameField>) => Expr,
+): Entry {
+  if (isTypename(f)) return { key: f.key, value: param(f.value, textType) };
+  return { key: f.key, value: member(f as Exclude<F, TypenameField>) };
+}
+
+function isTypename(f: { kind: string }): f is TypenameField {
+  return f.kind === "typename";
+}
