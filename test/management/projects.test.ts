@@ -104,6 +104,46 @@ describe("organizations and projects", () => {
     expect(unknown.status).toBe(404);
   });
 
+  it("reports the health of the services it runs, and the others as not run", async () => {
+    const r = await call("GET", `/v1/projects/${ref}/health?services=db&services=rest&services=db_postgres_user&services=auth`);
+    expect(r.status).toBe(200);
+    const byName = Object.fromEntries(r.body.map((h: { name: string }) => [h.name, h]));
+    expect(byName.db).toMatchObject({ healthy: true, status: "ACTIVE_HEALTHY" });
+    expect(byName.rest).toMatchObject({ healthy: true, status: "ACTIVE_HEALTHY", info: { db_schema: "public" } });
+    expect(byName.db_postgres_user).toMatchObject({ healthy: true, status: "ACTIVE_HEALTHY" });
+    expect(byName.auth).toMatchObject({ healthy: false, status: "UNHEALTHY", error: expect.stringMatching(/not a service/) });
+  });
+
+  it("pauses the project: the database refuses connections and the data API answers 503", async () => {
+    const anon = (await call("GET", `/v1/projects/${ref}/api-keys`)).body[0].api_key as string;
+    const endpoint = `${platform.baseUrl}/project/${ref}/graphql/v1`;
+    expect((await graphqlAt(endpoint, anon, "{ __typename }")).status).toBe(200);
+    const paused = await call("POST", `/v1/projects/${ref}/pause`);
+    expect(paused.status).toBe(200);
+    expect((await call("GET", `/v1/projects/${ref}`)).body.status).toBe("INACTIVE");
+    const refused = await graphqlAt(endpoint, anon, "{ __typename }");
+    expect(refused.status).toBe(503);
+    expect(refused.body.message).toMatch(/not available/);
+    const allowed = await adminQuery(clusterUrl(clusterInfo()), "select datallowconn from pg_database where datname = $1", [ref]);
+    expect(allowed).toEqual([{ datallowconn: false }]);
+    const health = await call("GET", `/v1/projects/${ref}/health?services=db`);
+    expect(health.body).toEqual([{ name: "db", healthy: false, status: "UNHEALTHY", error: "the project is paused" }]);
+    expect((await call("POST", `/v1/projects/${ref}/pause`)).status).toBe(400);
+    expect((await call("GET", `/v1/projects/${ref}/restore`)).body.available_versions).toHaveLength(1);
+  });
+
+  it("restores the project: its data API works again", async () => {
+    const anon = (await call("GET", `/v1/projects/${ref}/api-keys`)).body[0].api_key as string;
+    const restored = await call("POST", `/v1/projects/${ref}/restore`);
+    expect(restored.status).toBe(200);
+    expect((await call("GET", `/v1/projects/${ref}`)).body.status).toBe("ACTIVE_HEALTHY");
+    const r = await graphqlAt(`${platform.baseUrl}/project/${ref}/graphql/v1`, anon, "{ __typename }");
+    expect(r.body).toEqual({ data: { __typename: "Query" } });
+    const again = await call("POST", `/v1/projects/${ref}/restore`);
+    expect(again.status).toBe(400);
+    expect((await call("POST", `/v1/projects/${ref}/restore/cancel`)).status).toBe(400);
+  });
+
   it("deletes the project and every trace of it", async () => {
     const r = await call("DELETE", `/v1/projects/${ref}`);
     expect(r.status).toBe(200);

@@ -4,9 +4,11 @@
 import type { ApiArea, OperationHandler } from "./operation";
 import { organizationsArea } from "./organizations";
 import { projectApiKeysArea } from "./projectApiKeys";
+import { projectHealthArea } from "./projectHealth";
+import { projectLifecycleArea } from "./projectLifecycle";
 import { projectsArea } from "./projects";
 
-export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea];
+export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea, projectLifecycleArea, projectHealthArea];
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {
   const handlers = new Map<string, OperationHandler>();
