@@ -30,6 +30,7 @@ export interface PlatformOptions extends Pick<ManagementPluginOptions, "checkpoi
   projectServers?: string[];
   /** Reuse this platform database (a second server process over the same state). */
   platformDatabase?: string;
+  logLevel?: string;
 }
 
 export interface TestPlatform {
@@ -55,7 +56,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       bodyLimit: 1024 * 1024,
       corsOrigins: "*",
       schemas: ["public"],
-      logLevel: "warn",
+      logLevel: options.logLevel ?? "warn",
       management: {
         platformDatabaseUrl: platformUrl,
         projectServers: options.projectServers ?? [clusterUrl(info)],
