@@ -1,6 +1,14 @@
 // CLI stage: command-line flags and environment variables → a typed server configuration.
 // Flags win over environment variables, which win over defaults.
 import { parseArgs } from "node:util";
+import {
+  managementOptions,
+  managementUsage,
+  parseManagementConfig,
+  parseTokenCommand,
+  type ManagementConfig,
+  type TokenCommand,
+} from "./management/managementConfig";
 
 export interface ServerConfig {
   databaseUrl: string;
@@ -15,12 +23,21 @@ export interface ServerConfig {
   /** Schemas put on the search path of every request, in order. */
   schemas: string[];
   logLevel: string;
+  /** Also serve the Management API (/v1) and the projects' data APIs. */
+  management?: ManagementConfig;
 }
+
+/** Serving only the Management API and the projects: no database or secret of its own. */
+export type PlatformServerConfig = Omit<ServerConfig, "databaseUrl" | "jwtSecret" | "management"> & {
+  management: ManagementConfig;
+};
 
 export type Command =
   | { kind: "start"; config: ServerConfig }
   | { kind: "setup"; databaseUrl: string; demo: boolean }
   | { kind: "demo"; config: Omit<ServerConfig, "databaseUrl" | "jwtSecret"> & { jwtSecret: string | undefined } }
+  | { kind: "platform"; config: PlatformServerConfig }
+  | { kind: "token"; platformDatabaseUrl: string; command: TokenCommand }
   | { kind: "help" };
 
 export class ConfigError extends Error {}
@@ -37,6 +54,7 @@ const options = {
   "log-level": { type: "string" },
   demo: { type: "boolean" },
   help: { type: "boolean", short: "h" },
+  ...managementOptions,
 } as const;
 
 export const usage = `Usage: pg-graphql-server [start|setup|demo] [flags]
@@ -57,7 +75,7 @@ Flags (environment variable in brackets):
   --cors-origins LIST   comma-separated origins or *, default * [CORS_ORIGINS]
   --schemas LIST        comma-separated search path, default public [GRAPHQL_SCHEMAS]
   --log-level LEVEL     fatal|error|warn|info|debug, default info [LOG_LEVEL]
-`;
+${managementUsage}`;
 
 type Env = Record<string, string | undefined>;
 
@@ -84,7 +102,7 @@ export function parseCommand(argv: string[], env: Env): Command {
   const { values, positionals } = parsed;
   if (values.help) return { kind: "help" };
   const name = positionals[0] ?? "start";
-  if (positionals.length > 1) throw new ConfigError(`unexpected argument "${positionals[1]}"`);
+  if (positionals.length > 1 && name !== "token") throw new ConfigError(`unexpected argument "${positionals[1]}"`);
 
   const pick = (flag: keyof typeof values, variable: string): string | undefined => {
     const v = values[flag];
@@ -107,17 +125,22 @@ export function parseCommand(argv: string[], env: Env): Command {
     schemas,
     logLevel: pick("log-level", "LOG_LEVEL") ?? "info",
   };
+  const management = parseManagementConfig(pick);
 
   switch (name) {
     case "start":
+      if (management && !databaseUrl) return { kind: "platform", config: { ...common, management } };
       if (!databaseUrl) throw new ConfigError("a database URL is needed (--database-url or DATABASE_URL)");
       if (!jwtSecret) throw new ConfigError("a JWT secret is needed (--jwt-secret or JWT_SECRET)");
-      return { kind: "start", config: { ...common, databaseUrl, jwtSecret } };
+      return { kind: "start", config: { ...common, databaseUrl, jwtSecret, ...(management ? { management } : {}) } };
     case "setup":
       if (!databaseUrl) throw new ConfigError("a database URL is needed (--database-url or DATABASE_URL)");
       return { kind: "setup", databaseUrl, demo: values.demo === true };
     case "demo":
       return { kind: "demo", config: { ...common, jwtSecret } };
+    case "token":
+      if (!management) throw new ConfigError("a platform database URL is needed (--platform-database-url or PLATFORM_DATABASE_URL)");
+      return { kind: "token", platformDatabaseUrl: management.platformDatabaseUrl, command: parseTokenCommand(positionals, pick) };
     default:
       throw new ConfigError(`unknown command "${name}"`);
   }

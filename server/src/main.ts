@@ -3,6 +3,8 @@ import { ConfigError, parseCommand, usage } from "./config";
 import { runDemo } from "./demo/runDemo";
 import { banner, onShutdown, serve } from "./serve";
 import { applySetup } from "./setup";
+import { runTokenCommand } from "./management/cli/tokenCommand";
+import { platformBanner, servePlatform } from "./management/servePlatform";
 import { unreachable } from "../../src/util/invariant";
 
 async function main(): Promise<void> {
@@ -23,6 +25,15 @@ async function main(): Promise<void> {
     }
     case "demo":
       await runDemo(command.config);
+      return;
+    case "platform": {
+      const running = await servePlatform(command.config);
+      process.stdout.write(`pg_graphql platform is running\n${platformBanner(running)}\n`);
+      onShutdown(() => running.close());
+      return;
+    }
+    case "token":
+      process.stdout.write(await runTokenCommand(command.platformDatabaseUrl, command.command));
       return;
     default:
       unreachable(command, "command");

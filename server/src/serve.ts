@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
 import { buildApp, endpointPath, graphiqlPath, type App } from "./app";
 import type { ServerConfig } from "./config";
+import { managementPlugin } from "./management/plugin";
 
 // Both the source file and the bundle in dist/ sit one folder below server/.
 export const defaultAssetsDir = fileURLToPath(new URL("../dist/graphiql/", import.meta.url));
@@ -15,6 +16,9 @@ export interface Running {
 
 export async function serve(config: ServerConfig, assetsDir = defaultAssetsDir): Promise<Running> {
   const app = await buildApp({ config, assetsDir });
+  if (config.management) {
+    await app.fastify.register(managementPlugin, { config: config.management, projectPoolSize: config.poolSize });
+  }
   await app.fastify.listen({ host: config.host, port: config.port });
   app.fastify.log.info(
     { schemas: config.schemas, poolSize: config.poolSize, bodyLimit: config.bodyLimit, corsOrigins: config.corsOrigins },

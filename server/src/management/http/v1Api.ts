@@ -1,0 +1,89 @@
+// HTTP stage (Management API): the services → the /v1 routes generated from the OpenAPI document
+// (fastify-openapi-glue), each call authenticated by a personal access token, counted against
+// its user's rate limit, validated strictly, and answered `{"message": ...}` on refusal.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import openapiGlue from "fastify-openapi-glue";
+import { implementedDocument } from "../openapi/managementDocument";
+import { allHandlers } from "../routes/index";
+import type { ApiArea } from "../routes/operation";
+import type { Services } from "../services";
+import { bearerToken } from "../store/accessToken";
+import type { User } from "../store/userStore";
+import { ApiError } from "./apiError";
+import { validatorCompiler } from "./validation";
+
+export const openapiPath = "/v1/openapi.json";
+
+function fail(reply: FastifyReply, status: number, message: string): FastifyReply {
+  return reply.code(status).type("application/json; charset=utf-8").send({ message });
+}
+
+async function authenticate(services: Services, request: FastifyRequest, reply: FastifyReply): Promise<User | undefined> {
+  const bearer = bearerToken(request.headers.authorization);
+  switch (bearer.kind) {
+    case "missing":
+      fail(reply, 401, "No access token: send `Authorization: Bearer sbp_...`");
+      return undefined;
+    case "malformed":
+      fail(reply, 401, "The Authorization header must be `Bearer sbp_` followed by 40 hex digits");
+      return undefined;
+    case "token": {
+      const user = await services.users.byToken(bearer.token);
+      if (!user) fail(reply, 401, "Invalid access token: it is unknown or revoked");
+      return user;
+    }
+  }
+}
+
+export async function v1Api(fastify: FastifyInstance, options: { services: Services; areas?: ApiArea[] }): Promise<void> {
+  const { services } = options;
+  const handlers = allHandlers(options.areas);
+  const document = implementedDocument(new Set(handlers.keys()));
+  const users = new WeakMap<FastifyRequest, User>();
+
+  fastify.setValidatorCompiler(validatorCompiler);
+  fastify.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error instanceof ApiError || (error.statusCode !== undefined && error.statusCode >= 400) ? error.statusCode! : 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, "management request failed");
+      return fail(reply, status, "Internal server error");
+    }
+    return fail(reply, status, error.message);
+  });
+
+  // Before the body is read: a caller without a valid token, or over the limit, costs no parsing.
+  fastify.addHook("onRequest", async (request, reply) => {
+    if (request.routeOptions.url === openapiPath) return;
+    const user = await authenticate(services, request, reply);
+    if (!user) return reply;
+    const decision = await services.rateLimits.take(user.id);
+    reply.header("x-ratelimit-limit", decision.limit);
+    reply.header("x-ratelimit-remaining", decision.remaining);
+    reply.header("x-ratelimit-reset", decision.resetSeconds);
+    if (!decision.allowed) {
+      reply.header("retry-after", decision.resetSeconds);
+      return fail(reply, 429, `Rate limit exceeded: ${decision.limit} requests per minute; try again in ${decision.resetSeconds} s`);
+    }
+    users.set(request, user);
+  });
+
+  fastify.get(openapiPath, async () => document);
+
+  await fastify.register(openapiGlue, {
+    specification: document,
+    operationResolver: (operationId: string) => {
+      const handler = handlers.get(operationId)!;
+      return async (request: FastifyRequest, reply: FastifyReply) => {
+        const answer = await handler({
+          services,
+          user: users.get(request)!,
+          params: request.params as Record<string, string>,
+          query: request.query as Record<string, unknown>,
+          body: request.body,
+          request,
+        });
+        return reply.code(answer.status).send(answer.body);
+      };
+    },
+  });
+}

@@ -1,0 +1,51 @@
+// Unit tests of the platform flags: which command a platform database URL selects, defaults,
+// and the token subcommands.
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseCommand } from "../config";
+
+const platform = "postgresql://postgres@db/platform";
+
+describe("platform mode", () => {
+  it("serves only the Management API when there is no database URL of its own", () => {
+    const command = parseCommand(["--platform-database-url", platform], {});
+    expect(command.kind).toBe("platform");
+    if (command.kind !== "platform") return;
+    expect(command.config.management).toMatchObject({ platformDatabaseUrl: platform, projectServers: [platform], rateLimit: 60 });
+  });
+
+  it("serves both with a database URL and secret, and reads the environment", () => {
+    const command = parseCommand([], {
+      DATABASE_URL: "postgresql://u@h/db",
+      JWT_SECRET: "s".repeat(32),
+      PLATFORM_DATABASE_URL: platform,
+      PROJECT_SERVERS: "postgresql://a/x, postgresql://b/y",
+      MGMT_RATE_LIMIT: "5",
+    });
+    expect(command.kind).toBe("start");
+    if (command.kind !== "start") return;
+    expect(command.config.management).toMatchObject({ projectServers: ["postgresql://a/x", "postgresql://b/y"], rateLimit: 5 });
+  });
+
+  it("refuses a rate limit that is not a positive integer", () => {
+    expect(() => parseCommand(["--platform-database-url", platform, "--rate-limit", "0"], {})).toThrow(ConfigError);
+    expect(() => parseCommand(["--platform-database-url", platform, "--rate-limit", "1.5"], {})).toThrow(ConfigError);
+  });
+});
+
+describe("token commands", () => {
+  it("parses create, list and revoke", () => {
+    expect(parseCommand(["token", "create", "--email", "a@b.c", "--platform-database-url", platform], {})).toEqual({
+      kind: "token",
+      platformDatabaseUrl: platform,
+      command: { kind: "create", email: "a@b.c", name: "cli" },
+    });
+    expect(parseCommand(["token", "list", "--email", "a@b.c"], { PLATFORM_DATABASE_URL: platform })).toMatchObject({ command: { kind: "list" } });
+    expect(parseCommand(["token", "revoke", "--id", "x"], { PLATFORM_DATABASE_URL: platform })).toMatchObject({ command: { kind: "revoke", id: "x" } });
+  });
+
+  it("needs a platform database, an action and its flag", () => {
+    expect(() => parseCommand(["token", "create", "--email", "a@b.c"], {})).toThrow(/platform database/);
+    expect(() => parseCommand(["token", "create"], { PLATFORM_DATABASE_URL: platform })).toThrow(/--email/);
+    expect(() => parseCommand(["token", "rotate"], { PLATFORM_DATABASE_URL: platform })).toThrow(/unknown token command/);
+  });
+});

@@ -1,0 +1,82 @@
+// CLI stage (Management API): flags and environment → the typed settings of the platform mode,
+// and the `token` subcommands. Called from the server's own config parser.
+import { ConfigError } from "../config";
+
+export interface ManagementConfig {
+  /** Connection string of the database that holds the platform state (created when missing). */
+  platformDatabaseUrl: string;
+  /** Superuser connection strings of the PostgreSQL servers that hold project databases. */
+  projectServers: string[];
+  /** Requests per user per calendar minute. */
+  rateLimit: number;
+  /** Milliseconds since the epoch; tests pass a fake clock. */
+  now: () => number;
+}
+
+export type TokenCommand =
+  | { kind: "create"; email: string; name: string }
+  | { kind: "list"; email: string }
+  | { kind: "revoke"; id: string };
+
+export const managementOptions = {
+  "platform-database-url": { type: "string" },
+  "project-servers": { type: "string" },
+  "rate-limit": { type: "string" },
+  email: { type: "string" },
+  name: { type: "string" },
+  id: { type: "string" },
+} as const;
+
+export const managementUsage = `
+Management API (serves /v1 when a platform database is given):
+  --platform-database-url URL  platform state, created when missing [PLATFORM_DATABASE_URL]
+  --project-servers LIST       comma-separated superuser URLs of the servers holding projects,
+                               default: the platform's server [PROJECT_SERVERS]
+  --rate-limit N               requests per user per minute, default 60 [MGMT_RATE_LIMIT]
+
+  token create --email E [--name N]   print a new personal access token (creates the user)
+  token list --email E                list a user's tokens (never the secrets)
+  token revoke --id ID                revoke a token
+`;
+
+type Pick = (flag: keyof typeof managementOptions, variable: string) => string | undefined;
+
+/** The platform settings, or undefined when no platform database is configured. */
+export function parseManagementConfig(pick: Pick): ManagementConfig | undefined {
+  const platformDatabaseUrl = pick("platform-database-url", "PLATFORM_DATABASE_URL");
+  if (!platformDatabaseUrl) return undefined;
+  const servers = (pick("project-servers", "PROJECT_SERVERS") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  const rateText = pick("rate-limit", "MGMT_RATE_LIMIT") ?? "60";
+  if (!/^\d+$/.test(rateText) || Number(rateText) < 1) {
+    throw new ConfigError(`rate limit must be an integer of at least 1, got "${rateText}"`);
+  }
+  return {
+    platformDatabaseUrl,
+    projectServers: servers.length > 0 ? servers : [platformDatabaseUrl],
+    rateLimit: Number(rateText),
+    now: Date.now,
+  };
+}
+
+export function parseTokenCommand(positionals: string[], pick: Pick): TokenCommand {
+  const action = positionals[1];
+  if (positionals.length > 2) throw new ConfigError(`unexpected argument "${positionals[2]}"`);
+  const required = (flag: "email" | "id") => {
+    const value = pick(flag, "");
+    if (!value) throw new ConfigError(`token ${action} needs --${flag}`);
+    return value;
+  };
+  switch (action) {
+    case "create":
+      return { kind: "create", email: required("email"), name: pick("name", "") ?? "cli" };
+    case "list":
+      return { kind: "list", email: required("email") };
+    case "revoke":
+      return { kind: "revoke", id: required("id") };
+    default:
+      throw new ConfigError(`unknown token command "${action ?? ""}": use create, list or revoke`);
+  }
+}

@@ -1,0 +1,11 @@
+// Platform migrations in order. A new one is a new file here, appended to the list; applied
+// versions never change.
+import platform from "./0001_platform";
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const migrations: Migration[] = [platform];

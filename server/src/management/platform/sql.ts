@@ -1,0 +1,92 @@
+// Platform stage: the one layer through which the Management API runs SQL, on the platform
+// database or on a project server: parameterized statements, transactions, sessions, errors.
+import pg from "pg";
+
+/** Runs parameterized statements; a pool, a transaction and a session all offer it. */
+export interface Sql {
+  rows<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R[]>;
+  one<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R | undefined>;
+}
+
+function over(client: pg.Pool | pg.PoolClient | pg.Client): Sql {
+  return {
+    async rows<R extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
+      return (await client.query<R>(text, values)).rows;
+    },
+    async one<R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<R | undefined> {
+      return (await client.query<R>(text, values)).rows[0];
+    },
+  };
+}
+
+/** The SQLSTATE of a database error, when it is one. */
+export function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+export class SqlPool implements Sql {
+  readonly pool: pg.Pool;
+  private readonly sql: Sql;
+
+  constructor(connectionString: string, max: number, applicationName = "pg_graphql_platform") {
+    this.pool = new pg.Pool({ connectionString, max, application_name: applicationName });
+    // An idle client losing its backend must not crash the server; the pool replaces it.
+    this.pool.on("error", () => {});
+    this.sql = over(this.pool);
+  }
+
+  rows<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R[]> {
+    return this.sql.rows<R>(text, values);
+  }
+
+  one<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R | undefined> {
+    return this.sql.one<R>(text, values);
+  }
+
+  /** Runs `work` in one transaction: committed when it returns, rolled back when it throws. */
+  async transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    return this.session(async (session) => {
+      await session.rows("begin");
+      try {
+        const result = await work(session);
+        await session.rows("commit");
+        return result;
+      } catch (e) {
+        await session.rows("rollback").catch(() => {});
+        throw e;
+      }
+    });
+  }
+
+  /** Runs `work` on one connection held throughout (for session-level advisory locks). */
+  async session<T>(work: (session: Sql) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      return await work(over(client));
+    } catch (e) {
+      broken = sqlState(e) === undefined;
+      throw e;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async end(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/** Runs `work` on a single connection opened for it (CREATE/DROP DATABASE need one outside any
+ * transaction block; a template must not be left connected). */
+export async function withConnection<T>(connectionString: string, work: (sql: Sql) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString, application_name: "pg_graphql_platform" });
+  client.on("error", () => {});
+  await client.connect();
+  try {
+    return await work(over(client));
+  } finally {
+    await client.end().catch(() => {});
+  }
+}

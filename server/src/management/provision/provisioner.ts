@@ -1,0 +1,173 @@
+// Provision stage: project records and the project servers → projects made, paused, restored and
+// removed as databases. CREATE/DROP DATABASE cannot run in a transaction, so a failed create is
+// undone step by step, and `reconcile` finishes what a process that died left half done.
+import { randomBytes } from "node:crypto";
+import type { FastifyBaseLogger } from "fastify";
+import { ApiError } from "../http/apiError";
+import { withConnection, type SqlPool } from "../platform/sql";
+import { randomRef } from "../store/randomRef";
+import type { ProjectRecord, ProjectStore } from "../store/projectStore";
+import {
+  createDatabaseDdl,
+  createRolesDdl,
+  dropDatabaseDdl,
+  dropRolesDdl,
+  prepareDatabaseDdl,
+  projectNames,
+  setConnectionsDdl,
+} from "./projectDdl";
+import type { ProjectServers } from "./projectServers";
+import { scramVerifier } from "./scramVerifier";
+
+export type ProvisionStep = "recorded" | "roles" | "database" | "prepared";
+
+export interface ProvisionerOptions {
+  /** Called after each step of a create; tests make it throw to exercise the compensation. */
+  checkpoint?: (step: ProvisionStep, ref: string) => Promise<void>;
+  /** Called before a project's database is closed or dropped, so pools to it end first. */
+  release: (ref: string) => Promise<void>;
+  log: FastifyBaseLogger;
+}
+
+export interface NewProjectInput {
+  organizationSlug: string;
+  name: string;
+  region: string;
+  dbPass: string;
+}
+
+// Arbitrary constant naming the per-project locks (the second key is hashtext(ref)).
+const projectLock = 7_301_003;
+
+export class Provisioner {
+  constructor(
+    private readonly platform: SqlPool,
+    private readonly store: ProjectStore,
+    private readonly servers: ProjectServers,
+    private readonly options: ProvisionerOptions,
+  ) {}
+
+  /** Runs `work` holding the project's lock: a live operation keeps the reconciler away. */
+  private async locked<T>(ref: string, work: () => Promise<T>): Promise<T> {
+    return this.platform.session(async (session) => {
+      await session.rows("select pg_advisory_lock($1, hashtext($2))", [projectLock, ref]);
+      try {
+        return await work();
+      } finally {
+        await session.rows("select pg_advisory_unlock($1, hashtext($2))", [projectLock, ref]);
+      }
+    });
+  }
+
+  async create(input: NewProjectInput): Promise<ProjectRecord> {
+    const ref = randomRef();
+    const names = projectNames(ref);
+    const server = this.servers.leastUsed(await this.store.countByServer());
+    return this.locked(ref, async () => {
+      const record = await this.store.insert({
+        ref,
+        organization_slug: input.organizationSlug,
+        name: input.name,
+        region: input.region,
+        server: server.key,
+        database_name: names.database,
+        owner_role: names.owner,
+        authenticator_role: names.authenticator,
+        authenticator_password: randomBytes(24).toString("base64url"),
+        jwt_secret: randomBytes(32).toString("base64url"),
+      });
+      try {
+        await this.build(record, input.dbPass);
+      } catch (e) {
+        await this.undo(record).catch((undoError: unknown) =>
+          this.options.log.error({ err: undoError, ref }, "undoing a failed project create failed; the reconciler will finish it"),
+        );
+        throw e;
+      }
+      await this.store.setStatus(ref, "ACTIVE_HEALTHY");
+      return { ...record, status: "ACTIVE_HEALTHY" };
+    });
+  }
+
+  private async build(record: ProjectRecord, dbPass: string): Promise<void> {
+    const checkpoint = this.options.checkpoint ?? (async () => {});
+    const names = projectNames(record.ref);
+    const adminUrl = this.servers.get(record.server).adminUrl;
+    await checkpoint("recorded", record.ref);
+    await withConnection(adminUrl, async (sql) => {
+      for (const ddl of createRolesDdl(names, scramVerifier(dbPass), scramVerifier(record.authenticator_password))) await sql.rows(ddl);
+      await checkpoint("roles", record.ref);
+      await sql.rows(createDatabaseDdl(names, this.servers.templateDatabase));
+    });
+    await checkpoint("database", record.ref);
+    await withConnection(this.servers.adminUrlFor(record.server, names.database), (sql) => sql.rows(prepareDatabaseDdl(names)));
+    await checkpoint("prepared", record.ref);
+  }
+
+  /** Removes every trace of a project: its database, its roles, its record. */
+  private async undo(record: ProjectRecord): Promise<void> {
+    const names = projectNames(record.ref);
+    await this.options.release(record.ref);
+    await withConnection(this.servers.get(record.server).adminUrl, async (sql) => {
+      await sql.rows(dropDatabaseDdl(names));
+      for (const ddl of dropRolesDdl(names)) await sql.rows(ddl);
+    });
+    await this.store.remove(record.ref);
+  }
+
+  async remove(record: ProjectRecord): Promise<void> {
+    await this.locked(record.ref, async () => {
+      await this.store.setStatus(record.ref, "GOING_DOWN");
+      await this.undo(record);
+    });
+  }
+
+  async pause(ref: string): Promise<void> {
+    await this.locked(ref, async () => {
+      const record = await this.current(ref);
+      if (record.status !== "ACTIVE_HEALTHY") throw new ApiError(400, `Project ${ref} cannot be paused: its status is ${record.status}`);
+      await this.store.setStatus(ref, "INACTIVE");
+      await this.options.release(ref);
+      await withConnection(this.servers.get(record.server).adminUrl, async (sql) => {
+        await sql.rows(setConnectionsDdl(projectNames(ref), false));
+        await sql.rows("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [
+          record.database_name,
+        ]);
+      });
+    });
+  }
+
+  async restore(ref: string): Promise<void> {
+    await this.locked(ref, async () => {
+      const record = await this.current(ref);
+      if (record.status !== "INACTIVE") throw new ApiError(400, `Project ${ref} cannot be restored: it is not paused (status ${record.status})`);
+      await withConnection(this.servers.get(record.server).adminUrl, (sql) => sql.rows(setConnectionsDdl(projectNames(ref), true)));
+      await this.store.setStatus(ref, "ACTIVE_HEALTHY");
+    });
+  }
+
+  private async current(ref: string): Promise<ProjectRecord> {
+    const record = await this.store.byRef(ref);
+    if (!record) throw new ApiError(404, `Project ${ref} no longer exists`);
+    return record;
+  }
+
+  /** Finishes creates and deletes left half done by a process that died (their lock is free). */
+  async reconcile(): Promise<string[]> {
+    const finished: string[] = [];
+    for (const record of await this.store.withStatus(["COMING_UP", "GOING_DOWN"])) {
+      const taken = await this.platform.session(async (session) => {
+        const got = await session.one<{ ok: boolean }>("select pg_try_advisory_lock($1, hashtext($2)) as ok", [projectLock, record.ref]);
+        if (!got?.ok) return false;
+        try {
+          await this.undo(record);
+        } finally {
+          await session.rows("select pg_advisory_unlock($1, hashtext($2))", [projectLock, record.ref]);
+        }
+        return true;
+      });
+      if (taken) finished.push(record.ref);
+    }
+    return finished;
+  }
+}

@@ -1,0 +1,39 @@
+// Provision stage: a project server's admin URL → its template database, made once (and its
+// maintenance databases closed to everyone but superusers and their grantees): the
+// extension, the API roles, the auth helpers and the grants; then closed to connections so
+// CREATE DATABASE can copy it.
+import format from "pg-format";
+import { applySetup } from "../../setup";
+import { withDatabase } from "../platform/connectionUrl";
+import { withConnection } from "../platform/sql";
+
+export const templateDatabase = "pg_graphql_project_template";
+// Arbitrary constant naming the template lock on each server.
+const templateLock = 7_301_002;
+
+// Databases every cluster has: project roles must not get into them either.
+const maintenanceDatabases = ["postgres", "template1"];
+
+export async function ensureTemplate(adminUrl: string): Promise<void> {
+  await withConnection(adminUrl, async (sql) => {
+    // Serializes processes starting together; the lock ends with this connection.
+    await sql.rows("select pg_advisory_lock($1)", [templateLock]);
+    for (const name of maintenanceDatabases) await sql.rows(format("revoke connect, temporary on database %I from public", name));
+    const found = await sql.one<{ ready: boolean }>("select not datallowconn as ready from pg_database where datname = $1", [templateDatabase]);
+    if (found?.ready) return;
+    // A template left connectable was being made when its process died: make it again.
+    if (found) await sql.rows(format("drop database %I with (force)", templateDatabase));
+    await sql.rows(format("create database %I", templateDatabase));
+    await sql.rows(format("revoke connect, temporary on database %I from public", templateDatabase));
+    const templateUrl = withDatabase(adminUrl, templateDatabase);
+    await withConnection(templateUrl, async (t) => {
+      try {
+        await t.rows("create extension if not exists pg_graphql cascade");
+      } catch (e) {
+        throw new Error(`pg_graphql cannot be created on the project server (is it installed? run \`make install\`): ${(e as Error).message}`);
+      }
+    });
+    await applySetup(templateUrl, { demo: false });
+    await sql.rows(format("alter database %I with is_template true allow_connections false", templateDatabase));
+  });
+}

@@ -1,0 +1,26 @@
+// Routes (Management API): the caller's access to an organization or a project. Unknown ones
+// and other users' ones answer the same 403, so refs and slugs cannot be probed.
+import { forbidden } from "../http/apiError";
+import { withConnection, type Sql } from "../platform/sql";
+import type { Organization } from "../store/organizationStore";
+import type { ProjectRecord } from "../store/projectStore";
+import type { Call } from "./operation";
+
+export async function requireOrganization(call: Call, slug: string): Promise<Organization> {
+  const org = await call.services.organizations.get(call.user.id, slug);
+  if (!org) throw forbidden();
+  return org;
+}
+
+/** The project named by the `ref` path parameter, when the caller may see it. */
+export async function requireProject(call: Call): Promise<ProjectRecord> {
+  const ref = call.params["ref"];
+  const project = ref === undefined ? undefined : await call.services.projects.forUser(call.user.id, ref);
+  if (!project || project.status === "GOING_DOWN") throw forbidden();
+  return project;
+}
+
+/** Runs `work` on a superuser connection to the project's own database on its server. */
+export function withProjectDatabase<T>(call: Call, project: ProjectRecord, work: (sql: Sql) => Promise<T>): Promise<T> {
+  return withConnection(call.services.servers.adminUrlFor(project.server, project.database_name), work);
+}

@@ -1,0 +1,22 @@
+// Routes (Management API): every implemented API area. A new area is one module in this folder
+// (its handlers keyed by operationId) added to this list; the OpenAPI document served and the
+// routes registered follow from the handlers present.
+import type { ApiArea, OperationHandler } from "./operation";
+import { organizationsArea } from "./organizations";
+import { projectApiKeysArea } from "./projectApiKeys";
+import { projectHealthArea } from "./projectHealth";
+import { projectLifecycleArea } from "./projectLifecycle";
+import { projectsArea } from "./projects";
+
+export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea, projectLifecycleArea, projectHealthArea];
+
+export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {
+  const handlers = new Map<string, OperationHandler>();
+  for (const area of areas) {
+    for (const [operationId, handler] of Object.entries(area)) {
+      if (handlers.has(operationId)) throw new Error(`two handlers for ${operationId}`);
+      handlers.set(operationId, handler);
+    }
+  }
+  return handlers;
+}

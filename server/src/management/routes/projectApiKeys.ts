@@ -1,0 +1,28 @@
+// Routes (Management API): a project's legacy API keys — the anon and service_role JWTs signed
+// with the project's own secret, which the project's GraphQL endpoint accepts.
+import { Keyring } from "../../keys";
+import { requireProject } from "./access";
+import { ok, type ApiArea } from "./operation";
+
+export const projectApiKeysArea: ApiArea = {
+  "v1-get-project-api-keys": async (call) => {
+    const project = await requireProject(call);
+    const keys = await new Keyring(project.jwt_secret).apiKeys();
+    const legacy = (name: string, apiKey: string, description: string) => ({
+      api_key: apiKey,
+      id: name,
+      type: "legacy",
+      prefix: null,
+      name,
+      description,
+      hash: null,
+      secret_jwt_template: { role: name },
+      inserted_at: project.created_at,
+      updated_at: project.created_at,
+    });
+    return ok([
+      legacy("anon", keys.anon, "Legacy anon API key: the anon role, subject to row level security"),
+      legacy("service_role", keys.serviceRole, "Legacy service_role API key: bypasses row level security"),
+    ]);
+  },
+};

@@ -1,0 +1,68 @@
+// Routes (Management API): the health of a project's services, measured now: `db` by a query on
+// its database, `rest` by a GraphQL request through its data API pool, `db_postgres_user` by the
+// owner role's right to log in. Services this server does not run are reported unhealthy with
+// an error saying so, never as healthy.
+import { unreachable } from "../../../../src/util/invariant";
+import { requireProject, withProjectDatabase } from "./access";
+import { ok, type ApiArea, type Call } from "./operation";
+import type { ProjectRecord } from "../store/projectStore";
+
+const serviceNames = ["auth", "db", "db_postgres_user", "pooler", "realtime", "rest", "storage", "pg_bouncer"] as const;
+type ServiceName = (typeof serviceNames)[number];
+
+interface Health {
+  name: ServiceName;
+  healthy: boolean;
+  status: "ACTIVE_HEALTHY" | "UNHEALTHY" | "COMING_UP";
+  info?: { db_schema: string };
+  error?: string;
+}
+
+function unhealthy(name: ServiceName, error: string): Health {
+  return { name, healthy: false, status: "UNHEALTHY", error };
+}
+
+async function probe(call: Call, project: ProjectRecord, name: ServiceName): Promise<Health> {
+  if (project.status === "COMING_UP") return { name, healthy: false, status: "COMING_UP" };
+  if (project.status !== "ACTIVE_HEALTHY") return unhealthy(name, `the project is ${project.status === "INACTIVE" ? "paused" : project.status}`);
+  try {
+    switch (name) {
+      case "db":
+        await withProjectDatabase(call, project, (sql) => sql.rows("select 1"));
+        return { name, healthy: true, status: "ACTIVE_HEALTHY" };
+      case "db_postgres_user": {
+        const row = await withProjectDatabase(call, project, (sql) =>
+          sql.one<{ ok: boolean }>("select rolcanlogin and has_database_privilege(rolname, current_database(), 'connect') as ok from pg_roles where rolname = $1", [
+            project.owner_role,
+          ]),
+        );
+        return row?.ok ? { name, healthy: true, status: "ACTIVE_HEALTHY" } : unhealthy(name, "the project's owner role cannot log in");
+      }
+      case "rest": {
+        const entry = await call.services.pools.get(project.ref);
+        const outcome = await entry!.database.resolve("anon", { role: "anon" }, ["public"], { query: "{ __typename }", variables: null, operationName: null });
+        return outcome.kind === "result"
+          ? { name, healthy: true, status: "ACTIVE_HEALTHY", info: { db_schema: "public" } }
+          : unhealthy(name, `the GraphQL data API failed: ${outcome.kind}`);
+      }
+      case "auth":
+      case "pooler":
+      case "realtime":
+      case "storage":
+      case "pg_bouncer":
+        return unhealthy(name, `${name} is not a service this server runs`);
+      default:
+        return unreachable(name, "service");
+    }
+  } catch (e) {
+    return unhealthy(name, (e as Error).message);
+  }
+}
+
+export const projectHealthArea: ApiArea = {
+  "v1-get-services-health": async (call) => {
+    const project = await requireProject(call);
+    const services = call.query["services"] as ServiceName[];
+    return ok(await Promise.all([...new Set(services)].map((name) => probe(call, project, name))));
+  },
+};

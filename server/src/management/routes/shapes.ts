@@ -1,0 +1,35 @@
+// Routes (Management API): platform records → the response shapes of the OpenAPI document,
+// with every field present (clients validate against newer schemas and reject missing keys).
+import type { Services } from "../services";
+import type { Organization } from "../store/organizationStore";
+import type { ProjectRecord } from "../store/projectStore";
+
+export function organizationSummary(org: Organization) {
+  return { id: org.slug, slug: org.slug, name: org.name };
+}
+
+export function projectSummary(p: ProjectRecord) {
+  return {
+    id: p.ref,
+    ref: p.ref,
+    organization_id: p.organization_slug,
+    organization_slug: p.organization_slug,
+    name: p.name,
+    region: p.region,
+    created_at: p.created_at,
+    status: p.status,
+  };
+}
+
+export function projectWithDatabase(services: Services, p: ProjectRecord) {
+  const server = services.servers.get(p.server);
+  return {
+    ...projectSummary(p),
+    database: {
+      host: server.key.replace(/:\d+$/, ""),
+      version: server.version,
+      postgres_engine: server.version.split(".")[0]!,
+      release_channel: "ga",
+    },
+  };
+}

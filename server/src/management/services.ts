@@ -1,0 +1,82 @@
+// Management API composition: the configuration → the platform database (made and migrated),
+// the project servers (templates ready), the stores, the provisioner and the project pools,
+// with half-made projects finished. Every route reaches the platform through these.
+import type { FastifyBaseLogger } from "fastify";
+import { ProjectPools } from "./dataApi/projectPools";
+import type { ManagementConfig } from "./managementConfig";
+import { ensurePlatformDatabase, migrate } from "./platform/migrate";
+import { SqlPool } from "./platform/sql";
+import { ProjectServers } from "./provision/projectServers";
+import { Provisioner, type ProvisionStep } from "./provision/provisioner";
+import { OrganizationStore } from "./store/organizationStore";
+import { ProjectStore } from "./store/projectStore";
+import { RateLimitStore } from "./store/rateLimitStore";
+import { UserStore } from "./store/userStore";
+
+export interface Services {
+  config: ManagementConfig;
+  platform: SqlPool;
+  users: UserStore;
+  organizations: OrganizationStore;
+  projects: ProjectStore;
+  rateLimits: RateLimitStore;
+  servers: ProjectServers;
+  provisioner: Provisioner;
+  /** Data API pools, one per project in use. */
+  pools: ProjectPools;
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  log: FastifyBaseLogger;
+  /** Pool size of each project's data API connection pool. */
+  projectPoolSize: number;
+  checkpoint?: (step: ProvisionStep, ref: string) => Promise<void>;
+}
+
+/** The platform database, created when missing and migrated (also used by the token command). */
+export async function openPlatform(url: string): Promise<SqlPool> {
+  await ensurePlatformDatabase(url);
+  const platform = new SqlPool(url, 10);
+  try {
+    await migrate(platform);
+  } catch (e) {
+    await platform.end();
+    throw e;
+  }
+  return platform;
+}
+
+export async function openServices(config: ManagementConfig, options: ServiceOptions): Promise<Services> {
+  const platform = await openPlatform(config.platformDatabaseUrl);
+  try {
+    const servers = await ProjectServers.open(config.projectServers);
+    const projects = new ProjectStore(platform);
+    const pools = new ProjectPools(projects, servers, options.projectPoolSize);
+    const provisioner = new Provisioner(platform, projects, servers, {
+      log: options.log,
+      release: (ref) => pools.release(ref),
+      ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
+    });
+    const finished = await provisioner.reconcile();
+    if (finished.length > 0) options.log.warn({ refs: finished }, "removed projects left half made or half removed");
+    return {
+      config,
+      platform,
+      users: new UserStore(platform),
+      organizations: new OrganizationStore(platform),
+      projects,
+      rateLimits: new RateLimitStore(platform, config.rateLimit, config.now),
+      servers,
+      provisioner,
+      pools,
+      async close() {
+        await pools.closeAll();
+        await platform.end();
+      },
+    };
+  } catch (e) {
+    await platform.end();
+    throw e;
+  }
+}

@@ -1,0 +1,56 @@
+// Test support: the server as its own OS process (the bundle, built into a private folder so
+// concurrent test files do not race on server/dist), optionally with a fixed clock, and its
+// banner read from stdout.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildServer } from "../../server/build.mjs";
+
+const serverDir = fileURLToPath(new URL("../../server/", import.meta.url));
+
+export interface ChildServer {
+  child: ChildProcess;
+  banner: Map<string, string>;
+  stop(): Promise<void>;
+}
+
+/** Builds the bundle into server/.test-build-*, beside dist/, so its relative paths hold. */
+export async function buildPrivateBundle(): Promise<{ main: string; remove(): void }> {
+  const dir = mkdtempSync(join(serverDir, ".test-build-"));
+  await buildServer(dir);
+  return { main: join(dir, "main.mjs"), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function startChild(main: string, args: string[], env: Record<string, string>, fixedNow?: number): Promise<ChildServer> {
+  // A fixed Date.now, set before the server loads, is the child's fake clock.
+  const clock = fixedNow === undefined ? [] : ["--import", `data:text/javascript,Date.now=()=>${fixedNow}`];
+  const child = spawn(process.execPath, [...clock, main, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stderr!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner:\n${out}`)), 60_000);
+    child.stdout!.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const banner = new Map<string, string>();
+      for (const line of out.split("\n")) {
+        const m = /^\s*([A-Za-z ]+[A-Za-z]): (\S+)$/.exec(line);
+        if (m) banner.set(m[1]!.trim(), m[2]!);
+      }
+      if (banner.has("Health")) {
+        clearTimeout(timer);
+        resolve({ child, banner, stop });
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited with ${code}:\n${out}`));
+    });
+  });
+}

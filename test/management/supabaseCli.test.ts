@@ -1,0 +1,88 @@
+// The real `supabase` CLI (npm `supabase`, its Linux binary from @supabase/cli-linux-x64)
+// pointed at this server through a profile file: orgs list, projects list, projects create and
+// projects api-keys. No network: telemetry and the update check are off, HOME is a temp folder.
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { api, graphqlAt, startPlatform, type TestPlatform } from "./support";
+
+const require = createRequire(import.meta.url);
+const binary = join(dirname(require.resolve("@supabase/cli-linux-x64/package.json")), "bin", "supabase");
+
+let platform: TestPlatform;
+let home: string;
+let profile: string;
+let token: string;
+let slug: string;
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  token = await platform.token("cli@example.com");
+  slug = (await api(platform.baseUrl, token, "POST", "/v1/organizations", { name: "CLI Org" })).body.slug;
+  home = mkdtempSync(join(tmpdir(), "supabase-cli-"));
+  profile = join(home, "profile.yaml");
+  writeFileSync(
+    profile,
+    [`name: pg-graphql-test`, `api_url: ${platform.baseUrl}`, `dashboard_url: ${platform.baseUrl}`, `project_host: localhost`, ""].join("\n"),
+  );
+});
+afterAll(async () => {
+  const projects = await api(platform.baseUrl, token, "GET", "/v1/projects");
+  for (const p of projects.body ?? []) await api(platform.baseUrl, token, "DELETE", `/v1/projects/${p.ref}`);
+  await platform.close();
+  rmSync(home, { recursive: true, force: true });
+});
+
+function supabase(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      binary,
+      [...args, "--profile", profile],
+      {
+        cwd: home,
+        timeout: 60_000,
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: home,
+          SUPABASE_ACCESS_TOKEN: token,
+          SUPABASE_TELEMETRY_DISABLED: "1",
+          SUPABASE_NO_UPDATE_NOTIFIER: "1",
+          CI: "1",
+        },
+      },
+      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+it("lists organizations", async () => {
+  const r = await supabase("orgs", "list", "--output-format", "json");
+  expect(r.code, r.stderr + r.stdout).toBe(0);
+  expect(r.stdout).toContain(slug);
+  expect(r.stdout).toContain("CLI Org");
+});
+
+it("creates a project, lists it and prints its API keys, which work", async () => {
+  const created = await supabase("projects", "create", "cli-made", "--org-id", slug, "--db-password", "cli-password-1", "--region", "eu-central-1", "--yes", "--output-format", "json");
+  expect(created.code, created.stderr + created.stdout).toBe(0);
+  const projects = (await api(platform.baseUrl, token, "GET", "/v1/projects")).body;
+  expect(projects).toHaveLength(1);
+  expect(projects[0]).toMatchObject({ name: "cli-made", region: "eu-central-1", organization_slug: slug, status: "ACTIVE_HEALTHY" });
+  const ref = projects[0].ref as string;
+  expect(created.stdout).toContain(ref);
+
+  const listed = await supabase("projects", "list", "--output-format", "json");
+  expect(listed.code, listed.stderr + listed.stdout).toBe(0);
+  expect(listed.stdout).toContain(ref);
+  expect(listed.stdout).toContain("cli-made");
+
+  const keys = await supabase("projects", "api-keys", `--remote=${ref}`, "--output-format", "json");
+  expect(keys.code, keys.stderr + keys.stdout).toBe(0);
+  const anon = (await api(platform.baseUrl, token, "GET", `/v1/projects/${ref}/api-keys`)).body[0].api_key as string;
+  expect(keys.stdout).toContain(anon);
+  const r = await graphqlAt(`${platform.baseUrl}/project/${ref}/graphql/v1`, anon, "{ __typename }");
+  expect(r.body).toEqual({ data: { __typename: "Query" } });
+});
