@@ -7,7 +7,9 @@ import type { ApiRole } from "./keys";
 
 export interface GraphQLPayload {
   query: string;
-  variables: Record<string, unknown> | null;
+  /** The variables' JSON text exactly as the client sent it: parsing it into JS numbers and
+   * writing it again would lose digits past 2^53 and of long decimals. */
+  variables: string | null;
   operationName: string | null;
 }
 
@@ -38,7 +40,7 @@ export function resolveParams(
     JSON.stringify(claims),
     schemas,
     payload.query,
-    payload.variables === null ? null : JSON.stringify(payload.variables),
+    payload.variables,
     payload.operationName,
   ];
 }

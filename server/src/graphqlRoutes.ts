@@ -1,0 +1,72 @@
+// HTTP stage: the /graphql/v1 routes as a Fastify plugin. A request's headers, body or query
+// string → its identity and payload → one statement on the database → the resolver's answer.
+// Bodies are read as text here (not by the app-wide JSON parser) so variables keep every digit.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { OperationTypeNode } from "graphql";
+import type { ServerConfig } from "./config";
+import type { Database } from "./database";
+import { fail } from "./httpErrors";
+import { identify, type Identity } from "./identity";
+import type { Keyring } from "./keys";
+import { operationType, payloadFromBody, payloadFromSearch, type PayloadResult } from "./payload";
+import { invariant, unreachable } from "../../src/util/invariant";
+
+export const endpointPath = "/graphql/v1";
+
+export interface GraphQLRoutesOptions {
+  config: ServerConfig;
+  database: Database;
+  keyring: Keyring;
+}
+
+export async function graphqlRoutes(scope: FastifyInstance, options: GraphQLRoutesOptions): Promise<void> {
+  const { config, database, keyring } = options;
+  // Only JSON bodies are GraphQL requests (anything else is a 415 before any work), kept as text.
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => done(null, body));
+
+  const identities = new WeakMap<FastifyRequest, Identity & { kind: "allowed" }>();
+  // Runs before the body is read, so an unauthorized request costs no parsing and no database work.
+  const authorize = async (request: FastifyRequest, reply: FastifyReply) => {
+    const identity = await identify(keyring, request.headers);
+    if (identity.kind === "refused") return fail(reply, 401, identity.message);
+    identities.set(request, identity);
+  };
+
+  const run = async (request: FastifyRequest, reply: FastifyReply, parsed: PayloadResult, viaGet: boolean) => {
+    if (parsed.kind === "malformed") return fail(reply, 400, parsed.message);
+    const identity = identities.get(request);
+    invariant(identity, "the onRequest hook identifies every GraphQL request");
+    if (viaGet && operationType(parsed.payload) === OperationTypeNode.MUTATION) {
+      return fail(reply.header("allow", "POST"), 405, "Mutations are accepted only over POST");
+    }
+    const outcome = await database.resolve(identity.role, identity.claims, config.schemas, parsed.payload);
+    switch (outcome.kind) {
+      case "result":
+        // The resolver's JSON text goes out as it came from the database.
+        return reply.code(200).type("application/json; charset=utf-8").send(outcome.body);
+      case "rejected":
+        return reply.code(200).send({ data: null, errors: [{ message: outcome.message }] });
+      case "failed":
+        request.log.error({ code: outcome.code, message: outcome.message }, "resolve failed");
+        return fail(reply, 500, "Internal server error");
+      case "unavailable":
+        request.log.error({ message: outcome.message }, "database unavailable");
+        return fail(reply, 503, "The database is unavailable");
+      default:
+        return unreachable(outcome, "outcome");
+    }
+  };
+
+  scope.post(endpointPath, { onRequest: authorize }, (request, reply) =>
+    run(request, reply, payloadFromBody(request.body as string, config.limits.maxVariablesDepth), false),
+  );
+  scope.get(endpointPath, { onRequest: authorize }, (request, reply) =>
+    run(request, reply, payloadFromSearch(request.query as Record<string, unknown>, config.limits.maxVariablesDepth), true),
+  );
+  scope.route({
+    method: ["PUT", "PATCH", "DELETE"],
+    url: endpointPath,
+    handler: (_request, reply) => fail(reply.header("allow", "GET, POST, OPTIONS"), 405, "Use POST (or GET for queries)"),
+  });
+}
