@@ -8,6 +8,7 @@ import type { ServerConfig } from "./config";
 import { Database } from "./database";
 import { graphiqlPage } from "./graphiqlPage";
 import { endpointPath, graphqlRoutes } from "./graphqlRoutes";
+import { healthRoutes } from "./health";
 import { fail } from "./httpErrors";
 import { Keyring, type ApiKeys } from "./keys";
 
@@ -42,7 +43,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const keyring = new Keyring(config.jwtSecret);
   const keys = await keyring.apiKeys();
-  const database = new Database(config.databaseUrl, config.poolSize);
+  const database = new Database({
+    connectionString: config.databaseUrl,
+    poolSize: config.poolSize,
+    statementTimeoutMs: config.statementTimeoutMs,
+    preparedStatements: config.preparedStatements,
+  });
   const fastify = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: config.bodyLimit,
@@ -89,11 +95,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Browsers ask for an icon on every page; answering "no content" keeps their consoles clean.
   fastify.get("/favicon.ico", (_request, reply) => reply.code(204).send());
 
-  fastify.get("/health", async (_request, reply) =>
-    (await database.healthy())
-      ? reply.send({ status: "ok" })
-      : fail(reply, 503, "The database is unavailable"),
-  );
+  await fastify.register(healthRoutes, { database });
 
   let closing: Promise<void> | undefined;
   // Answers sent while closing end their keep-alive connection, so the close need not wait for

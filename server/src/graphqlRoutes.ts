@@ -8,7 +8,8 @@ import type { Database } from "./database";
 import { fail } from "./httpErrors";
 import { identify, type Identity } from "./identity";
 import type { Keyring } from "./keys";
-import { operationType, payloadFromBody, payloadFromSearch, type PayloadResult } from "./payload";
+import { checkDocument } from "./documentLimits";
+import { payloadFromBody, payloadFromSearch, type PayloadResult } from "./payload";
 import { invariant, unreachable } from "../../src/util/invariant";
 
 export const endpointPath = "/graphql/v1";
@@ -17,6 +18,10 @@ export interface GraphQLRoutesOptions {
   config: ServerConfig;
   database: Database;
   keyring: Keyring;
+}
+
+function graphqlError(reply: FastifyReply, message: string): FastifyReply {
+  return reply.code(200).type("application/json; charset=utf-8").send({ data: null, errors: [{ message }] });
 }
 
 export async function graphqlRoutes(scope: FastifyInstance, options: GraphQLRoutesOptions): Promise<void> {
@@ -37,16 +42,30 @@ export async function graphqlRoutes(scope: FastifyInstance, options: GraphQLRout
     if (parsed.kind === "malformed") return fail(reply, 400, parsed.message);
     const identity = identities.get(request);
     invariant(identity, "the onRequest hook identifies every GraphQL request");
-    if (viaGet && operationType(parsed.payload) === OperationTypeNode.MUTATION) {
+    const checked = checkDocument(parsed.payload, config.limits);
+    if (checked.kind === "refused") return graphqlError(reply, checked.message);
+    if (viaGet && checked.operation === OperationTypeNode.MUTATION) {
       return fail(reply.header("allow", "POST"), 405, "Mutations are accepted only over POST");
     }
-    const outcome = await database.resolve(identity.role, identity.claims, config.schemas, parsed.payload);
+    // The response's close before its end means the client went away: its statement is cancelled.
+    const gone = new AbortController();
+    reply.raw.once("close", () => {
+      if (!reply.raw.writableFinished) gone.abort();
+    });
+    const outcome = await database.resolve(identity.role, identity.claims, config.schemas, parsed.payload, gone.signal);
     switch (outcome.kind) {
       case "result":
         // The resolver's JSON text goes out as it came from the database.
         return reply.code(200).type("application/json; charset=utf-8").send(outcome.body);
       case "rejected":
-        return reply.code(200).send({ data: null, errors: [{ message: outcome.message }] });
+      case "timeout":
+        return graphqlError(reply, outcome.message);
+      case "abandoned":
+        request.log.info("client closed the request; its statement was cancelled");
+        return fail(reply, 499, "The client closed the request");
+      case "missingExtension":
+        request.log.error(outcome.message);
+        return fail(reply, 503, outcome.message);
       case "failed":
         request.log.error({ code: outcome.code, message: outcome.message }, "resolve failed");
         return fail(reply, 500, "Internal server error");

@@ -1,6 +1,6 @@
 // Unit tests of request decoding: bodies and query strings to payloads, and operation kinds.
 import { describe, expect, it } from "vitest";
-import { operationType, payloadFromBody, payloadFromSearch } from "./payload";
+import { payloadFromBody, payloadFromSearch } from "./payload";
 
 const depth = 8;
 
@@ -51,19 +51,5 @@ describe("payloadFromSearch", () => {
     expect(payloadFromSearch({ query: "{ a }", variables: "{" }, depth)).toMatchObject({ message: /not valid JSON/ });
     expect(payloadFromSearch({ query: "{ a }", variables: "[".repeat(9) + "]".repeat(9) }, depth)).toMatchObject({ message: /JSON object/ });
     expect(payloadFromSearch({ query: "{ a }", variables: '{"a":'.repeat(9) + "1" + "}".repeat(9) }, depth)).toMatchObject({ message: /nest 9 levels/ });
-  });
-});
-
-describe("operationType", () => {
-  const payload = (query: string, operationName: string | null = null) => ({ query, variables: null, operationName });
-
-  it("finds the selected operation's kind", () => {
-    expect(operationType(payload("{ a }"))).toBe("query");
-    expect(operationType(payload("query A { a } mutation B { b }", "B"))).toBe("mutation");
-  });
-
-  it("leaves unparsable or ambiguous documents to the resolver", () => {
-    expect(operationType(payload("{ a"))).toBeUndefined();
-    expect(operationType(payload("query A { a } mutation B { b }"))).toBeUndefined();
   });
 });

@@ -1,7 +1,6 @@
 // HTTP stage: a POST body's JSON text or a GET query string → a GraphQL payload whose variables
 // are the exact JSON text the client sent, or the reason it is malformed (a 400). Checked before
 // the database is touched.
-import { Kind, parse, type OperationTypeNode } from "graphql";
 import { outlineJson } from "./jsonOutline";
 import type { GraphQLPayload } from "./resolveStatement";
 
@@ -64,21 +63,4 @@ export function payloadFromSearch(search: Record<string, unknown>, maxDepth: num
   const parsed = parseJson(variables, '"variables"');
   if (!parsed.ok) return { kind: "malformed", message: parsed.message };
   return assemble(query, operationName, variablesText(variables.trim(), parsed.value, maxDepth));
-}
-
-/** The kind of operation the payload selects, or undefined when the document does not parse or
- * names no single operation (the resolver reports those as GraphQL errors). */
-export function operationType(payload: GraphQLPayload): OperationTypeNode | undefined {
-  let document;
-  try {
-    document = parse(payload.query, { noLocation: true });
-  } catch {
-    return undefined;
-  }
-  const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
-  const selected =
-    payload.operationName === null
-      ? operations.length === 1 ? operations[0] : undefined
-      : operations.find((o) => o.name?.value === payload.operationName);
-  return selected?.operation;
 }

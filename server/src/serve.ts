@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
 import { buildApp, endpointPath, graphiqlPath, type App } from "./app";
 import type { ServerConfig } from "./config";
+import { startupWarnings } from "./startupChecks";
 
 // Both the source file and the bundle in dist/ sit one folder below server/.
 export const defaultAssetsDir = fileURLToPath(new URL("../dist/graphiql/", import.meta.url));
@@ -11,6 +12,8 @@ export const defaultAssetsDir = fileURLToPath(new URL("../dist/graphiql/", impor
 export interface Running {
   app: App;
   baseUrl: string;
+  /** Problems found at start-up (also logged): a missing extension, a superuser login. */
+  warnings: string[];
 }
 
 export async function serve(config: ServerConfig, assetsDir = defaultAssetsDir): Promise<Running> {
@@ -20,9 +23,11 @@ export async function serve(config: ServerConfig, assetsDir = defaultAssetsDir):
     { schemas: config.schemas, poolSize: config.poolSize, bodyLimit: config.bodyLimit, corsOrigins: config.corsOrigins },
     "serving /graphql/v1",
   );
+  const warnings = await startupWarnings(app.database);
+  for (const warning of warnings) app.fastify.log.warn(warning);
   const address = app.fastify.server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  return { app, baseUrl: `http://${host}:${address.port}` };
+  return { app, baseUrl: `http://${host}:${address.port}`, warnings };
 }
 
 export function banner(running: Running, extra: Array<[string, string]> = []): string {
