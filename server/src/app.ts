@@ -10,6 +10,8 @@ import { graphiqlPage } from "./graphiqlPage";
 import { endpointPath, graphqlRoutes } from "./graphqlRoutes";
 import { healthRoutes } from "./health";
 import { fail } from "./httpErrors";
+import { allowedRoles } from "./identity";
+import { JwtVerifier, jwksSource, sharedSecretSource } from "./jwtVerifier";
 import { Keyring, type ApiKeys } from "./keys";
 
 export interface AppOptions {
@@ -73,7 +75,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   fastify.setNotFoundHandler((request, reply) => fail(reply, 404, `Not found: ${request.method} ${request.url.split("?")[0]}`));
 
-  await fastify.register(graphqlRoutes, { config, database, keyring });
+  const userTokens = new JwtVerifier([
+    sharedSecretSource(config.jwtSecret),
+    ...(config.jwks === undefined ? [] : [await jwksSource(config.jwks)]),
+  ]);
+  const auth = { keyring, userTokens, roles: allowedRoles(config.extraRoles) };
+  await fastify.register(graphqlRoutes, { config, database, auth });
 
   fastify.get(graphiqlPath, (_request, reply) =>
     reply.type("text/html; charset=utf-8").send(

@@ -6,7 +6,6 @@ import pg from "pg";
 import type { JWTPayload } from "jose";
 import { sendCancel } from "./cancelRequest";
 import { classify, type Outcome } from "./outcome";
-import type { ApiRole } from "./keys";
 import { resolveParams, resolveSql, resolveStatementName, type GraphQLPayload } from "./resolveStatement";
 import { invariant } from "../../src/util/invariant";
 
@@ -55,7 +54,7 @@ export class Database {
   }
 
   async resolve(
-    role: ApiRole,
+    role: string,
     claims: JWTPayload,
     schemas: string[],
     payload: GraphQLPayload,

@@ -6,8 +6,7 @@ import { OperationTypeNode } from "graphql";
 import type { ServerConfig } from "./config";
 import type { Database } from "./database";
 import { fail } from "./httpErrors";
-import { identify, type Identity } from "./identity";
-import type { Keyring } from "./keys";
+import { identify, type Authenticator, type Identity } from "./identity";
 import { checkDocument } from "./documentLimits";
 import { payloadFromBody, payloadFromSearch, type PayloadResult } from "./payload";
 import { invariant, unreachable } from "../../src/util/invariant";
@@ -17,7 +16,7 @@ export const endpointPath = "/graphql/v1";
 export interface GraphQLRoutesOptions {
   config: ServerConfig;
   database: Database;
-  keyring: Keyring;
+  auth: Authenticator;
 }
 
 function graphqlError(reply: FastifyReply, message: string): FastifyReply {
@@ -25,7 +24,7 @@ function graphqlError(reply: FastifyReply, message: string): FastifyReply {
 }
 
 export async function graphqlRoutes(scope: FastifyInstance, options: GraphQLRoutesOptions): Promise<void> {
-  const { config, database, keyring } = options;
+  const { config, database, auth } = options;
   // Only JSON bodies are GraphQL requests (anything else is a 415 before any work), kept as text.
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => done(null, body));
@@ -33,7 +32,7 @@ export async function graphqlRoutes(scope: FastifyInstance, options: GraphQLRout
   const identities = new WeakMap<FastifyRequest, Identity & { kind: "allowed" }>();
   // Runs before the body is read, so an unauthorized request costs no parsing and no database work.
   const authorize = async (request: FastifyRequest, reply: FastifyReply) => {
-    const identity = await identify(keyring, request.headers);
+    const identity = await identify(auth, request.headers);
     if (identity.kind === "refused") return fail(reply, 401, identity.message);
     identities.set(request, identity);
   };

@@ -3,7 +3,6 @@
 // materialized CTE that the resolve call reads from, so they are in force before resolve runs
 // and end with the statement's own transaction.
 import type { JWTPayload } from "jose";
-import type { ApiRole } from "./keys";
 
 export interface GraphQLPayload {
   query: string;
@@ -30,7 +29,7 @@ select graphql.resolve($4, coalesce($5::jsonb, '{}'::jsonb), $6)::text as body
   from settings`;
 
 export function resolveParams(
-  role: ApiRole,
+  role: string,
   claims: JWTPayload,
   schemas: string[],
   payload: GraphQLPayload,

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
 import { buildApp, endpointPath, graphiqlPath, type App } from "./app";
 import type { ServerConfig } from "./config";
-import { startupWarnings } from "./startupChecks";
+import { checkExtraRoles, startupWarnings } from "./startupChecks";
 
 // Both the source file and the bundle in dist/ sit one folder below server/.
 export const defaultAssetsDir = fileURLToPath(new URL("../dist/graphiql/", import.meta.url));
@@ -18,6 +18,12 @@ export interface Running {
 
 export async function serve(config: ServerConfig, assetsDir = defaultAssetsDir): Promise<Running> {
   const app = await buildApp({ config, assetsDir });
+  try {
+    await checkExtraRoles(app.database, config.extraRoles);
+  } catch (e) {
+    await app.close();
+    throw e;
+  }
   await app.fastify.listen({ host: config.host, port: config.port });
   app.fastify.log.info(
     { schemas: config.schemas, poolSize: config.poolSize, bodyLimit: config.bodyLimit, corsOrigins: config.corsOrigins },

@@ -1,5 +1,6 @@
 // Server lifecycle: the configured database → warnings an operator must see at start-up: the
 // extension is missing (every query would fail), or the server logs in as a superuser.
+import { ConfigError } from "./config";
 import type { Database } from "./database";
 import { readiness } from "./health";
 
@@ -24,4 +25,23 @@ export async function startupWarnings(database: Database): Promise<string[]> {
     );
   }
   return warnings;
+}
+
+/** Refuses to start when a role user tokens may name is missing, cannot be switched to, or would
+ * give a request more than an API role may have (a superuser, or the login role itself). */
+export async function checkExtraRoles(database: Database, roles: readonly string[]): Promise<void> {
+  if (roles.length === 0) return;
+  const { rows } = await database.pool.query<{ role: string; problem: string | null }>(
+    `select r.name as role,
+            case when g.oid is null then 'does not exist'
+                 when g.rolsuper then 'is a superuser'
+                 when g.rolname = current_user or g.rolname = 'authenticator' then 'is the login role'
+                 when not pg_has_role(current_user, g.oid, 'member') then 'is not granted to ' || current_user
+            end as problem
+       from unnest($1::text[]) as r(name)
+       left join pg_roles g on g.rolname = r.name`,
+    [roles],
+  );
+  const problems = rows.filter((r) => r.problem !== null).map((r) => `"${r.role}" ${r.problem}`);
+  if (problems.length > 0) throw new ConfigError(`--jwt-roles: ${problems.join("; ")}`);
 }
