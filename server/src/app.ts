@@ -2,16 +2,17 @@
 // /health. Each GraphQL request becomes exactly one statement on the database.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyInstance } from "fastify";
 import cors from "@fastify/cors";
-import { OperationTypeNode } from "graphql";
 import type { ServerConfig } from "./config";
 import { Database } from "./database";
 import { graphiqlPage } from "./graphiqlPage";
-import { identify, type Identity } from "./identity";
+import { endpointPath, graphqlRoutes } from "./graphqlRoutes";
+import { healthRoutes } from "./health";
+import { fail } from "./httpErrors";
+import { allowedRoles } from "./identity";
+import { JwtVerifier, jwksSource, sharedSecretSource } from "./jwtVerifier";
 import { Keyring, type ApiKeys } from "./keys";
-import { operationType, payloadFromBody, payloadFromSearch, type PayloadResult } from "./payload";
-import { invariant, unreachable } from "../../src/util/invariant";
 
 export interface AppOptions {
   config: ServerConfig;
@@ -28,7 +29,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-export const endpointPath = "/graphql/v1";
+export { endpointPath };
 export const graphiqlPath = `${endpointPath}/graphiql`;
 const assetFiles: Record<string, string> = {
   "graphiql.js": "application/javascript; charset=utf-8",
@@ -40,24 +41,22 @@ query {
 }
 `;
 
-function fail(reply: FastifyReply, status: number, message: string): FastifyReply {
-  return reply.code(status).type("application/json; charset=utf-8").send({ message });
-}
-
 export async function buildApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const keyring = new Keyring(config.jwtSecret);
   const keys = await keyring.apiKeys();
-  const database = new Database(config.databaseUrl, config.poolSize);
+  const database = new Database({
+    connectionString: config.databaseUrl,
+    poolSize: config.poolSize,
+    statementTimeoutMs: config.statementTimeoutMs,
+    preparedStatements: config.preparedStatements,
+  });
   const fastify = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
     forceCloseConnections: "idle",
   });
-
-  // Only JSON bodies are GraphQL requests; anything else is answered 415 before any work.
-  fastify.removeContentTypeParser("text/plain");
 
   await fastify.register(cors, {
     origin: config.corsOrigins === "*" ? "*" : config.corsOrigins,
@@ -76,50 +75,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   fastify.setNotFoundHandler((request, reply) => fail(reply, 404, `Not found: ${request.method} ${request.url.split("?")[0]}`));
 
-  const identities = new WeakMap<FastifyRequest, Identity & { kind: "allowed" }>();
-  // Runs before the body is read, so an unauthorized request costs no parsing and no database work.
-  const authorize = async (request: FastifyRequest, reply: FastifyReply) => {
-    const identity = await identify(keyring, request.headers);
-    if (identity.kind === "refused") return fail(reply, 401, identity.message);
-    identities.set(request, identity);
-  };
-
-  const run = async (request: FastifyRequest, reply: FastifyReply, parsed: PayloadResult, viaGet: boolean) => {
-    if (parsed.kind === "malformed") return fail(reply, 400, parsed.message);
-    const identity = identities.get(request);
-    invariant(identity, "the onRequest hook identifies every GraphQL request");
-    if (viaGet && operationType(parsed.payload) === OperationTypeNode.MUTATION) {
-      return fail(reply.header("allow", "POST"), 405, "Mutations are accepted only over POST");
-    }
-    const outcome = await database.resolve(identity.role, identity.claims, config.schemas, parsed.payload);
-    switch (outcome.kind) {
-      case "result":
-        // The resolver's JSON text goes out as it came from the database.
-        return reply.code(200).type("application/json; charset=utf-8").send(outcome.body);
-      case "rejected":
-        return reply.code(200).send({ data: null, errors: [{ message: outcome.message }] });
-      case "failed":
-        request.log.error({ code: outcome.code, message: outcome.message }, "resolve failed");
-        return fail(reply, 500, "Internal server error");
-      case "unavailable":
-        request.log.error({ message: outcome.message }, "database unavailable");
-        return fail(reply, 503, "The database is unavailable");
-      default:
-        return unreachable(outcome, "outcome");
-    }
-  };
-
-  fastify.post(endpointPath, { onRequest: authorize }, (request, reply) =>
-    run(request, reply, payloadFromBody(request.body), false),
-  );
-  fastify.get(endpointPath, { onRequest: authorize }, (request, reply) =>
-    run(request, reply, payloadFromSearch(request.query as Record<string, unknown>), true),
-  );
-  fastify.route({
-    method: ["PUT", "PATCH", "DELETE"],
-    url: endpointPath,
-    handler: (_request, reply) => fail(reply.header("allow", "GET, POST, OPTIONS"), 405, "Use POST (or GET for queries)"),
-  });
+  const userTokens = new JwtVerifier([
+    sharedSecretSource(config.jwtSecret),
+    ...(config.jwks === undefined ? [] : [await jwksSource(config.jwks)]),
+  ]);
+  const auth = { keyring, userTokens, roles: allowedRoles(config.extraRoles) };
+  await fastify.register(graphqlRoutes, { config, database, auth });
 
   fastify.get(graphiqlPath, (_request, reply) =>
     reply.type("text/html; charset=utf-8").send(
@@ -141,11 +102,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Browsers ask for an icon on every page; answering "no content" keeps their consoles clean.
   fastify.get("/favicon.ico", (_request, reply) => reply.code(204).send());
 
-  fastify.get("/health", async (_request, reply) =>
-    (await database.healthy())
-      ? reply.send({ status: "ok" })
-      : fail(reply, 503, "The database is unavailable"),
-  );
+  await fastify.register(healthRoutes, { database });
 
   let closing: Promise<void> | undefined;
   // Answers sent while closing end their keep-alive connection, so the close need not wait for

@@ -19,6 +19,14 @@ describe("parseCommand", () => {
         corsOrigins: "*",
         schemas: ["public"],
         logLevel: "info",
+        statementTimeoutMs: 8000,
+        limits: { maxDocumentLength: 100_000, maxDepth: 32, maxFields: 2000, maxVariablesDepth: 64 },
+        jwks: undefined,
+        extraRoles: [],
+        preparedStatements: true,
+        replicaUrls: [],
+        replicaMaxLagMs: 5000,
+        workers: 1,
       },
     });
   });
@@ -32,6 +40,20 @@ describe("parseCommand", () => {
       kind: "start",
       config: { port: 8080, schemas: ["public", "app"], corsOrigins: ["http://a.test", "http://b.test"] },
     });
+    const operations = parseCommand(
+      ["--no-prepared-statements", "--replica-urls", "postgresql://r1,postgresql://r2", "--max-depth", "5", "--jwt-roles", "editor"],
+      { DATABASE_URL: "postgresql://u@h/db", JWT_SECRET: secret, STATEMENT_TIMEOUT_MS: "0", WORKERS: "3" },
+    );
+    expect(operations).toMatchObject({
+      config: {
+        preparedStatements: false,
+        replicaUrls: ["postgresql://r1", "postgresql://r2"],
+        limits: { maxDepth: 5 },
+        extraRoles: ["editor"],
+        statementTimeoutMs: 0,
+        workers: 3,
+      },
+    });
   });
 
   it("parses setup and demo", () => {
@@ -39,7 +61,9 @@ describe("parseCommand", () => {
       kind: "setup",
       databaseUrl: "postgresql://x",
       demo: true,
+      preloadPlv8: false,
     });
+    expect(parseCommand(["setup", "--preload-plv8", "--database-url", "postgresql://x"], {})).toMatchObject({ preloadPlv8: true });
     expect(parseCommand(["demo"], {})).toMatchObject({ kind: "demo", config: { jwtSecret: undefined } });
   });
 
@@ -50,5 +74,7 @@ describe("parseCommand", () => {
     expect(() => parseCommand(["serve"], env)).toThrow(/unknown command/);
     expect(() => parseCommand([], { JWT_SECRET: secret })).toThrow(/database URL/);
     expect(() => parseCommand(["--nope"], env)).toThrow(ConfigError);
+    expect(() => parseCommand(["--statement-timeout", "-1"], env)).toThrow(/statement-timeout/);
+    expect(() => parseCommand([], { ...env, PREPARED_STATEMENTS: "maybe" })).toThrow(/on or off/);
   });
 });

@@ -9,6 +9,7 @@ import {
   type ManagementConfig,
   type TokenCommand,
 } from "./management/managementConfig";
+import { invariant } from "../../src/util/invariant";
 
 export interface ServerConfig {
   databaseUrl: string;
@@ -25,6 +26,34 @@ export interface ServerConfig {
   logLevel: string;
   /** Also serve the Management API (/v1) and the projects' data APIs. */
   management?: ManagementConfig;
+  /** Longest a request's statement may run before it is cancelled, in ms; 0 for no limit. */
+  statementTimeoutMs: number;
+  limits: DocumentLimits;
+  /** A JWKS file path or https URL with the public keys user tokens may be signed with. */
+  jwks: string | undefined;
+  /** Roles a user token may name besides anon, authenticated and service_role. */
+  extraRoles: string[];
+  /** Named (once-per-connection) prepared statements; off behind a transaction-mode pooler. */
+  preparedStatements: boolean;
+  /** Read replicas that queries go to; mutations always go to the primary. */
+  replicaUrls: string[];
+  /** A replica further behind the primary than this (ms) is skipped until it catches up. */
+  replicaMaxLagMs: number;
+  /** Processes sharing the port (Node's cluster module); 1 serves from this process. */
+  workers: number;
+}
+
+/** Bounds on a request's document and variables; past them the request is refused before it
+ * reaches the database. */
+export interface DocumentLimits {
+  /** Characters of the GraphQL document. */
+  maxDocumentLength: number;
+  /** Nesting of selection sets, fragments included. */
+  maxDepth: number;
+  /** Fields (aliases included) the document selects, fragments counted where they are used. */
+  maxFields: number;
+  /** Nesting of objects and arrays in the variables. */
+  maxVariablesDepth: number;
 }
 
 /** Serving only the Management API and the projects: no database or secret of its own. */
@@ -34,7 +63,7 @@ export type PlatformServerConfig = Omit<ServerConfig, "databaseUrl" | "jwtSecret
 
 export type Command =
   | { kind: "start"; config: ServerConfig }
-  | { kind: "setup"; databaseUrl: string; demo: boolean }
+  | { kind: "setup"; databaseUrl: string; demo: boolean; preloadPlv8: boolean }
   | { kind: "demo"; config: Omit<ServerConfig, "databaseUrl" | "jwtSecret"> & { jwtSecret: string | undefined } }
   | { kind: "platform"; config: PlatformServerConfig }
   | { kind: "token"; platformDatabaseUrl: string; command: TokenCommand }
@@ -52,7 +81,19 @@ const options = {
   "cors-origins": { type: "string" },
   schemas: { type: "string" },
   "log-level": { type: "string" },
+  "statement-timeout": { type: "string" },
+  "max-document-length": { type: "string" },
+  "max-depth": { type: "string" },
+  "max-fields": { type: "string" },
+  "max-variables-depth": { type: "string" },
+  jwks: { type: "string" },
+  "jwt-roles": { type: "string" },
+  "no-prepared-statements": { type: "boolean" },
+  "replica-urls": { type: "string" },
+  "replica-max-lag": { type: "string" },
+  workers: { type: "string" },
   demo: { type: "boolean" },
+  "preload-plv8": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   ...managementOptions,
 } as const;
@@ -61,7 +102,8 @@ export const usage = `Usage: pg-graphql-server [start|setup|demo] [flags]
 
   start   serve POST /graphql/v1 (default)
   setup   create the API roles, auth helpers and grants (connect as a superuser);
-          with --demo also load the demo schema
+          with --demo also load the demo schema; with --preload-plv8 also add plv8
+          to shared_preload_libraries (takes effect after a restart of PostgreSQL)
   demo    start a throwaway PostgreSQL cluster with the demo schema and serve it;
           Ctrl-C stops everything and removes the cluster
 
@@ -75,6 +117,19 @@ Flags (environment variable in brackets):
   --cors-origins LIST   comma-separated origins or *, default * [CORS_ORIGINS]
   --schemas LIST        comma-separated search path, default public [GRAPHQL_SCHEMAS]
   --log-level LEVEL     fatal|error|warn|info|debug, default info [LOG_LEVEL]
+  --statement-timeout MS  cancel a request's statement after MS, 0 for never,
+                        default 8000 [STATEMENT_TIMEOUT_MS]
+  --max-document-length N  characters of a GraphQL document, default 100000 [MAX_DOCUMENT_LENGTH]
+  --max-depth N         nesting of selections, default 32 [MAX_DEPTH]
+  --max-fields N        fields and aliases selected, default 2000 [MAX_FIELDS]
+  --max-variables-depth N  nesting of the variables' JSON, default 64 [MAX_VARIABLES_DEPTH]
+  --jwks FILE|URL       JWKS with public keys for RS256/ES256/EdDSA user tokens [JWKS]
+  --jwt-roles LIST      more roles user tokens may name (never a superuser) [JWT_ROLES]
+  --no-prepared-statements  for a transaction-mode pooler such as pgbouncer
+                        [PREPARED_STATEMENTS=off]
+  --replica-urls LIST   comma-separated read replica URLs for queries [REPLICA_URLS]
+  --replica-max-lag MS  skip a replica further behind than MS, default 5000 [REPLICA_MAX_LAG_MS]
+  --workers N           processes sharing the port, default 1 [WORKERS]
 ${managementUsage}`;
 
 type Env = Record<string, string | undefined>;
@@ -92,6 +147,41 @@ function list(text: string): string[] {
 
 export const minimumSecretLength = 32;
 
+type Pick = (flag: keyof typeof options, variable: string) => string | undefined;
+
+/** The settings of a server in production: timeouts, limits, token keys, pooler and replicas. */
+function operations(pick: Pick, preparedStatements: string | undefined) {
+  const number = (flag: keyof typeof options, variable: string, fallback: number, min: number) =>
+    integer(flag, pick(flag, variable) ?? String(fallback), min);
+  if (preparedStatements !== undefined && !["on", "off"].includes(preparedStatements)) {
+    throw new ConfigError(`PREPARED_STATEMENTS must be on or off, got "${preparedStatements}"`);
+  }
+  return {
+    statementTimeoutMs: number("statement-timeout", "STATEMENT_TIMEOUT_MS", 8000, 0),
+    limits: {
+      maxDocumentLength: number("max-document-length", "MAX_DOCUMENT_LENGTH", 100_000, 1),
+      maxDepth: number("max-depth", "MAX_DEPTH", 32, 1),
+      maxFields: number("max-fields", "MAX_FIELDS", 2000, 1),
+      maxVariablesDepth: number("max-variables-depth", "MAX_VARIABLES_DEPTH", 64, 1),
+    },
+    jwks: pick("jwks", "JWKS"),
+    extraRoles: list(pick("jwt-roles", "JWT_ROLES") ?? ""),
+    preparedStatements: preparedStatements !== "off",
+    replicaUrls: list(pick("replica-urls", "REPLICA_URLS") ?? ""),
+    replicaMaxLagMs: number("replica-max-lag", "REPLICA_MAX_LAG_MS", 5000, 0),
+    workers: number("workers", "WORKERS", 1, 1),
+  };
+}
+
+/** Every setting but the database URL and JWT secret at its default: a base for programs and
+ * tests that build a configuration themselves. */
+export function defaultSettings(): Omit<ServerConfig, "databaseUrl" | "jwtSecret"> {
+  const command = parseCommand(["demo"], {});
+  invariant(command.kind === "demo", "the demo command parses without settings");
+  const { jwtSecret: _unset, ...settings } = command.config;
+  return settings;
+}
+
 export function parseCommand(argv: string[], env: Env): Command {
   let parsed;
   try {
@@ -104,7 +194,7 @@ export function parseCommand(argv: string[], env: Env): Command {
   const name = positionals[0] ?? "start";
   if (positionals.length > 1 && name !== "token") throw new ConfigError(`unexpected argument "${positionals[1]}"`);
 
-  const pick = (flag: keyof typeof values, variable: string): string | undefined => {
+  const pick: Pick = (flag, variable) => {
     const v = values[flag];
     return typeof v === "string" ? v : env[variable];
   };
@@ -124,6 +214,7 @@ export function parseCommand(argv: string[], env: Env): Command {
     corsOrigins: cors.trim() === "*" ? ("*" as const) : list(cors),
     schemas,
     logLevel: pick("log-level", "LOG_LEVEL") ?? "info",
+    ...operations(pick, values["no-prepared-statements"] === true ? "off" : env.PREPARED_STATEMENTS),
   };
   const management = parseManagementConfig(pick);
 
@@ -135,7 +226,7 @@ export function parseCommand(argv: string[], env: Env): Command {
       return { kind: "start", config: { ...common, databaseUrl, jwtSecret, ...(management ? { management } : {}) } };
     case "setup":
       if (!databaseUrl) throw new ConfigError("a database URL is needed (--database-url or DATABASE_URL)");
-      return { kind: "setup", databaseUrl, demo: values.demo === true };
+      return { kind: "setup", databaseUrl, demo: values.demo === true, preloadPlv8: values["preload-plv8"] === true };
     case "demo":
       return { kind: "demo", config: { ...common, jwtSecret } };
     case "token":

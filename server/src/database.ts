@@ -1,76 +1,130 @@
 // Execute stage (server side): the statement from resolveStatement → the response body text
-// straight from PostgreSQL. The only code here that talks to the database.
+// straight from PostgreSQL. The only code here that talks to the database: it bounds each
+// statement's time, cancels it when the client goes away, and retries what never reached the
+// server or met a concurrent extension upgrade.
 import pg from "pg";
 import type { JWTPayload } from "jose";
-import type { ApiRole } from "./keys";
+import { sendCancel } from "./cancelRequest";
+import { classify, type Outcome } from "./outcome";
 import { resolveParams, resolveSql, resolveStatementName, type GraphQLPayload } from "./resolveStatement";
 import { invariant } from "../../src/util/invariant";
 
-export type Outcome =
-  | { kind: "result"; body: string }
-  /** The statement failed because of the request (its data, or what its role may do). */
-  | { kind: "rejected"; message: string }
-  /** The statement failed for a reason the client cannot act on. */
-  | { kind: "failed"; message: string; code: string }
-  | { kind: "unavailable"; message: string };
+export type { Outcome } from "./outcome";
 
-// Errors a concurrent `drop extension; create extension` can cause in a statement that looked up
-// the old functions (or a deadlock or serialization failure): the statement was rolled back, so
-// running it again is safe.
-const retryableCodes = new Set(["42883", "3F000", "42P01", "40001", "40P01"]);
-
-function transient(error: { code: string; message: string }): boolean {
-  return retryableCodes.has(error.code) || (error.code === "XX000" && /cache lookup failed/.test(error.message));
+export interface DatabaseOptions {
+  connectionString: string;
+  poolSize: number;
+  /** 0 for no limit. */
+  statementTimeoutMs: number;
+  /** Off behind a transaction-mode pooler, where a connection's prepared statements vanish. */
+  preparedStatements: boolean;
 }
+
+type Cancelled = "timeout" | "disconnect";
+type Attempt =
+  | { kind: "done"; body: string }
+  | { kind: "error"; error: Error & { code?: string; severity?: string }; cancelled: Cancelled | undefined };
+
 const maxAttempts = 3;
 
-// SQLSTATE classes that mean the request (its query, data or permissions) is at fault.
-const requestErrorClasses = ["22", "23", "42", "P0", "2B", "44"];
-// Codes that mean the database cannot take the request now: connection failures, shutdown,
-// exhausted resources, a missing database, refused login.
-const unavailablePrefixes = ["08", "57P", "53", "3D000", "28"];
+// Errors raised before the statement was written to the connection: its backend had already
+// gone (the pool noticed too late). Running it on another connection is safe.
+function neverSent(error: Error & { code?: string }): boolean {
+  return error.code === "EPIPE" || /is not queryable/.test(error.message);
+}
 
 export class Database {
   readonly pool: pg.Pool;
+  /** Statements run again on a fresh connection because the first never reached the server. */
+  unsentRetries = 0;
 
-  constructor(connectionString: string, poolSize: number) {
+  constructor(private readonly options: DatabaseOptions) {
     // Idle connections are kept: a new backend pays for loading the resolver and reflecting the
     // schema on its first request, and the pool is bounded by its size anyway.
-    this.pool = new pg.Pool({ connectionString, max: poolSize, idleTimeoutMillis: 0, application_name: "pg_graphql_server" });
-    // An idle client losing its backend must not crash the server; the pool replaces it.
+    this.pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.poolSize,
+      idleTimeoutMillis: 0,
+      application_name: "pg_graphql_server",
+    });
+    // A client losing its backend must not crash the server, idle (the pool replaces it) or
+    // checked out (the request's query fails, and the broken client is closed on release).
     this.pool.on("error", () => {});
+    this.pool.on("connect", (client) => client.on("error", () => {}));
   }
 
-  async resolve(role: ApiRole, claims: JWTPayload, schemas: string[], payload: GraphQLPayload): Promise<Outcome> {
+  async resolve(
+    role: string,
+    claims: JWTPayload,
+    schemas: string[],
+    payload: GraphQLPayload,
+    signal?: AbortSignal,
+  ): Promise<Outcome> {
     const params = resolveParams(role, claims, schemas, payload);
     for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) return { kind: "abandoned" };
+      let client: pg.PoolClient;
       try {
-        // Named, so each connection parses and plans the statement once.
-        const result = await this.pool.query<{ body: string | null }>({ name: resolveStatementName, text: resolveSql, values: params });
-        const body = result.rows[0]?.body;
-        invariant(typeof body === "string", "graphql.resolve returns a JSON document");
-        return { kind: "result", body };
+        client = await this.pool.connect();
       } catch (e) {
-        const error = e as Error & { code?: string; severity?: string };
-        if (error.code === undefined || error.severity === undefined || unavailablePrefixes.some((p) => error.code!.startsWith(p))) {
-          return { kind: "unavailable", message: error.message };
-        }
-        if (attempt < maxAttempts && transient({ code: error.code, message: error.message })) continue;
-        const code = error.code;
-        // A missing resolver is the deployment's fault, not the request's.
-        return requestErrorClasses.some((c) => code.startsWith(c)) && !retryableCodes.has(code)
-          ? { kind: "rejected", message: error.message }
-          : { kind: "failed", message: error.message, code };
+        return { kind: "unavailable", message: (e as Error).message };
       }
+      const result = await this.attempt(client, params, signal);
+      if (result.kind === "done") return { kind: "result", body: result.body };
+      if (result.cancelled === undefined && neverSent(result.error) && attempt < maxAttempts) {
+        this.unsentRetries += 1;
+        continue;
+      }
+      const outcome = classify(result.error, result.cancelled, this.options.statementTimeoutMs);
+      if (outcome.kind !== "retry") return outcome;
+      if (attempt === maxAttempts) return outcome.otherwise;
     }
   }
 
-  async healthy(): Promise<boolean> {
+  /** Runs the statement once on `client`, cancelling it on timeout or disconnect, and gives the
+   * client back (closed when it was cancelled or broken, so a late cancel hits nothing). */
+  private async attempt(client: pg.PoolClient, params: unknown[], signal: AbortSignal | undefined): Promise<Attempt> {
+    let cancelled: Cancelled | undefined;
+    let cancelling: Promise<void> | undefined;
+    const cancel = (why: Cancelled) => {
+      if (cancelled !== undefined) return;
+      cancelled = why;
+      cancelling = sendCancel(client);
+    };
+    const timeoutMs = this.options.statementTimeoutMs;
+    const timer = timeoutMs > 0 ? setTimeout(() => cancel("timeout"), timeoutMs) : undefined;
+    const onAbort = () => cancel("disconnect");
+    signal?.addEventListener("abort", onAbort, { once: true });
+    let attempt: Attempt;
     try {
-      await this.pool.query("select 1");
-      return true;
+      const query = this.options.preparedStatements
+        ? { name: resolveStatementName, text: resolveSql, values: params }
+        : { text: resolveSql, values: params };
+      const result = await client.query<{ body: string | null }>(query);
+      const body = result.rows[0]?.body;
+      invariant(typeof body === "string", "graphql.resolve returns a JSON document");
+      attempt = { kind: "done", body };
+    } catch (e) {
+      attempt = { kind: "error", error: e as Error, cancelled };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    }
+    if (cancelling) await cancelling;
+    const broken = attempt.kind === "error" && attempt.error.severity === undefined;
+    client.release(cancelled !== undefined || broken ? true : undefined);
+    return attempt;
+  }
+
+  /** Whether the database answers and has graphql.resolve. */
+  async ready(): Promise<{ database: boolean; extension: boolean }> {
+    try {
+      const { rows } = await this.pool.query<{ extension: boolean }>(
+        "select to_regprocedure('graphql.resolve(text, jsonb, text, jsonb)') is not null as extension",
+      );
+      return { database: true, extension: rows[0]?.extension === true };
     } catch {
-      return false;
+      return { database: false, extension: false };
     }
   }
 

@@ -14,12 +14,13 @@ async function main(): Promise<void> {
       process.stdout.write(usage);
       return;
     case "setup":
-      await applySetup(command.databaseUrl, { demo: command.demo });
-      process.stdout.write("setup done: roles anon, authenticated, service_role, authenticator; auth helpers; grants\n");
+      const preload = await applySetup(command.databaseUrl, { demo: command.demo, preloadPlv8: command.preloadPlv8 });
+      process.stdout.write(`setup done: roles anon, authenticated, service_role, authenticator; auth helpers; grants\n${preload}\n`);
       return;
     case "start": {
       const running = await serve(command.config);
       process.stdout.write(`pg_graphql server is running\n${banner(running)}\n`);
+      for (const warning of running.warnings) process.stderr.write(`\n*** WARNING: ${warning}\n`);
       onShutdown(() => running.app.close());
       return;
     }

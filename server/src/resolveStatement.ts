@@ -3,11 +3,12 @@
 // materialized CTE that the resolve call reads from, so they are in force before resolve runs
 // and end with the statement's own transaction.
 import type { JWTPayload } from "jose";
-import type { ApiRole } from "./keys";
 
 export interface GraphQLPayload {
   query: string;
-  variables: Record<string, unknown> | null;
+  /** The variables' JSON text exactly as the client sent it: parsing it into JS numbers and
+   * writing it again would lose digits past 2^53 and of long decimals. */
+  variables: string | null;
   operationName: string | null;
 }
 
@@ -28,7 +29,7 @@ select graphql.resolve($4, coalesce($5::jsonb, '{}'::jsonb), $6)::text as body
   from settings`;
 
 export function resolveParams(
-  role: ApiRole,
+  role: string,
   claims: JWTPayload,
   schemas: string[],
   payload: GraphQLPayload,
@@ -38,7 +39,7 @@ export function resolveParams(
     JSON.stringify(claims),
     schemas,
     payload.query,
-    payload.variables === null ? null : JSON.stringify(payload.variables),
+    payload.variables,
     payload.operationName,
   ];
 }

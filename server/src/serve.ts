@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
 import { buildApp, endpointPath, graphiqlPath, type App } from "./app";
 import type { ServerConfig } from "./config";
-import { managementPlugin } from "./management/plugin";
+import { dataApiSettings, managementPlugin } from "./management/plugin";
+import { checkExtraRoles, startupWarnings } from "./startupChecks";
 
 // Both the source file and the bundle in dist/ sit one folder below server/.
 export const defaultAssetsDir = fileURLToPath(new URL("../dist/graphiql/", import.meta.url));
@@ -12,21 +13,31 @@ export const defaultAssetsDir = fileURLToPath(new URL("../dist/graphiql/", impor
 export interface Running {
   app: App;
   baseUrl: string;
+  /** Problems found at start-up (also logged): a missing extension, a superuser login. */
+  warnings: string[];
 }
 
 export async function serve(config: ServerConfig, assetsDir = defaultAssetsDir): Promise<Running> {
   const app = await buildApp({ config, assetsDir });
+  try {
+    await checkExtraRoles(app.database, config.extraRoles);
+  } catch (e) {
+    await app.close();
+    throw e;
+  }
   if (config.management) {
-    await app.fastify.register(managementPlugin, { config: config.management, projectPoolSize: config.poolSize });
+    await app.fastify.register(managementPlugin, { config: config.management, dataApi: dataApiSettings(config) });
   }
   await app.fastify.listen({ host: config.host, port: config.port });
   app.fastify.log.info(
     { schemas: config.schemas, poolSize: config.poolSize, bodyLimit: config.bodyLimit, corsOrigins: config.corsOrigins },
     "serving /graphql/v1",
   );
+  const warnings = await startupWarnings(app.database);
+  for (const warning of warnings) app.fastify.log.warn(warning);
   const address = app.fastify.server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  return { app, baseUrl: `http://${host}:${address.port}` };
+  return { app, baseUrl: `http://${host}:${address.port}`, warnings };
 }
 
 export function banner(running: Running, extra: Array<[string, string]> = []): string {

@@ -1,17 +1,21 @@
 // Setup stage: a superuser connection string → the database prepared as a hosted project is
-// (API roles, auth helpers, grants on public), optionally with the demo schema loaded.
+// (API roles, auth helpers, grants on public), optionally with the demo schema loaded and plv8
+// added to shared_preload_libraries.
 import { readFile } from "node:fs/promises";
 import pg from "pg";
+import { preloadPlv8 } from "./preload";
 
 const rolesSql = new URL("../setup/roles.sql", import.meta.url);
 const demoSql = new URL("../demo/schema.sql", import.meta.url);
 
-export async function applySetup(adminUrl: string, options: { demo: boolean }): Promise<void> {
+/** Returns what the database's preloading of plv8 is (or now will be) and what to do about it. */
+export async function applySetup(adminUrl: string, options: { demo: boolean; preloadPlv8?: boolean }): Promise<string> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
     await client.query(await readFile(rolesSql, "utf8"));
     if (options.demo) await client.query(await readFile(demoSql, "utf8"));
+    return await preloadPlv8(client, options.preloadPlv8 === true);
   } finally {
     await client.end();
   }

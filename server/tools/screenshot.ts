@@ -4,6 +4,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { defaultSettings } from "../src/config";
 import { startDemo } from "../src/demo/runDemo";
 import { openBrowser, openGraphiql, runQuery, showTypeInDocs } from "./graphiqlDriver";
 
@@ -23,16 +24,7 @@ const query = `query RecentPosts {
   }
 }`;
 
-const demo = await startDemo({
-  jwtSecret: undefined,
-  host: "127.0.0.1",
-  port: 0,
-  poolSize: 2,
-  bodyLimit: 1024 * 1024,
-  corsOrigins: "*",
-  schemas: ["public"],
-  logLevel: "warn",
-});
+const demo = await startDemo({ ...defaultSettings(), jwtSecret: undefined, port: 0, poolSize: 2, logLevel: "warn" });
 try {
   const browser = await openBrowser({ width: 1440, height: 900 });
   try {

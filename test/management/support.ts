@@ -1,6 +1,7 @@
 // Test support for the Management API: a platform-mode server on a loopback port whose platform
 // database is a fresh one in the run's cluster, project servers defaulting to that cluster,
 // tokens made by the token command, and a small HTTP client.
+import { defaultSettings } from "../../server/src/config";
 import pg from "pg";
 import { clusterInfo } from "../harness/db";
 import type { ClusterInfo } from "../harness/cluster";
@@ -50,6 +51,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   const platformUrl = clusterUrl(info, platformDatabase);
   const running = await servePlatform(
     {
+      ...defaultSettings(),
       host: "127.0.0.1",
       port: 0,
       poolSize: 2,

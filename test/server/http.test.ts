@@ -89,7 +89,7 @@ describe("user tokens", () => {
   });
 
   it("refuses a token naming a role other than the API roles", async () => {
-    for (const role of ["postgres", "authenticator", undefined]) {
+    for (const role of ["postgres", "authenticator"]) {
       const token = await signToken({ sub: user.sub, ...(role ? { role } : {}) });
       const r = await postWith({ apikey: server.anonKey, authorization: `Bearer ${token}` });
       expect(r.status).toBe(401);
@@ -173,10 +173,13 @@ describe("CORS and health", () => {
     expect(r.headers.get("access-control-allow-origin")).toBe("*");
   });
 
-  it("reports health after checking the database", async () => {
-    const r = await send({ method: "GET" }, "/health");
-    expect(r.status).toBe(200);
-    expect(r.body).toEqual({ status: "ok" });
+  it("is live, but not ready while the database lacks pg_graphql, and says so per query", async () => {
+    expect(await send({ method: "GET" }, "/health/live")).toMatchObject({ status: 200, body: { status: "ok" } });
+    const message = "pg_graphql is not installed in this database: a superuser must run `create extension pg_graphql cascade`";
+    for (const path of ["/health", "/health/ready"]) {
+      expect(await send({ method: "GET" }, path)).toMatchObject({ status: 503, body: { message } });
+    }
+    expect(await postWith({ apikey: server.anonKey })).toMatchObject({ status: 503, body: { message } });
   });
 });
 
@@ -191,7 +194,8 @@ describe("without a database", () => {
     try {
       const health = await fetch(`${down.baseUrl}/health`);
       expect(health.status).toBe(503);
-      expect(typeof ((await health.json()) as { message: unknown }).message).toBe("string");
+      expect(await health.json()).toEqual({ message: "The database is unavailable" });
+      expect((await fetch(`${down.baseUrl}/health/live`)).status).toBe(200);
       const response = await fetch(`${down.baseUrl}/graphql/v1`, {
         method: "POST",
         headers: { "content-type": "application/json", apikey: server.anonKey },

@@ -1,6 +1,7 @@
 // The search path setting picks the schemas the API exposes, and CORS answers only the
 // configured origins when it is given a list.
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { defaultSettings } from "../../server/src/config";
 import { serve, type Running } from "../../server/src/serve";
 import { asAuthenticator } from "../../server/src/setup";
 import { graphql, reflectsTables, secret, startTestServer, type TestServer } from "./support";
@@ -21,6 +22,7 @@ beforeAll(async () => {
   });
   ready = await reflectsTables(server, "gadgetCollection");
   publicOnly = await serve({
+    ...defaultSettings(),
     databaseUrl: asAuthenticator(server.db.url),
     host: "127.0.0.1",
     port: 0,

@@ -2,7 +2,7 @@
 // the run's cluster, prepared by the server's own setup, and helpers to sign tokens and call it.
 import { SignJWT, type JWTPayload } from "jose";
 import { freshDatabase, type TestDatabase } from "../harness/db";
-import type { ServerConfig } from "../../server/src/config";
+import { defaultSettings, type ServerConfig } from "../../server/src/config";
 import { serve, type Running } from "../../server/src/serve";
 import { applySetup, asAuthenticator } from "../../server/src/setup";
 
@@ -41,6 +41,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   if (options.schema) await db.query(options.schema);
   const running = await serve(
     {
+      ...defaultSettings(),
       databaseUrl: asAuthenticator(db.url),
       host: "127.0.0.1",
       port: 0,

@@ -1,7 +1,9 @@
 // Management API entry: one Fastify plugin that opens the platform services and serves the
 // /v1 Management API and every project's GraphQL endpoint. Registered from one place (serve).
 import type { FastifyInstance } from "fastify";
+import type { ServerConfig } from "../config";
 import { registerProjectGraphql } from "./dataApi/projectGraphql";
+import type { DataApiSettings } from "./dataApi/projectPools";
 import { v1Api } from "./http/v1Api";
 import type { ManagementConfig } from "./managementConfig";
 import type { ProvisionStep } from "./provision/provisioner";
@@ -10,8 +12,8 @@ import { openServices, type Services } from "./services";
 
 export interface ManagementPluginOptions {
   config: ManagementConfig;
-  /** Connections per project for its data API. */
-  projectPoolSize: number;
+  /** How the projects' data APIs run requests. */
+  dataApi: DataApiSettings;
   /** Replaces the built-in API areas (tests). */
   areas?: ApiArea[];
   checkpoint?: (step: ProvisionStep, ref: string) => Promise<void>;
@@ -22,11 +24,16 @@ export interface ManagementPluginOptions {
 export async function managementPlugin(fastify: FastifyInstance, options: ManagementPluginOptions): Promise<void> {
   const services = await openServices(options.config, {
     log: fastify.log,
-    projectPoolSize: options.projectPoolSize,
+    dataApi: options.dataApi,
     ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
   });
   fastify.addHook("onClose", () => services.close());
   options.onServices?.(services);
   await fastify.register(v1Api, { services, ...(options.areas ? { areas: options.areas } : {}) });
-  registerProjectGraphql(fastify, services.pools);
+  await fastify.register(registerProjectGraphql, { pools: services.pools });
+}
+
+export function dataApiSettings(config: Pick<ServerConfig, "poolSize" | "statementTimeoutMs" | "preparedStatements" | "limits">): DataApiSettings {
+  const { poolSize, statementTimeoutMs, preparedStatements, limits } = config;
+  return { poolSize, statementTimeoutMs, preparedStatements, limits };
 }

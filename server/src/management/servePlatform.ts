@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
 import cors from "@fastify/cors";
 import type { PlatformServerConfig } from "../config";
-import { managementPlugin, type ManagementPluginOptions } from "./plugin";
+import { dataApiSettings, managementPlugin, type ManagementPluginOptions } from "./plugin";
 import { projectPathPrefix } from "./dataApi/projectGraphql";
 import type { Services } from "./services";
 
@@ -32,7 +32,7 @@ export async function servePlatform(
   let services: Services | undefined;
   await fastify.register(managementPlugin, {
     config: config.management,
-    projectPoolSize: config.poolSize,
+    dataApi: dataApiSettings(config),
     onServices: (s) => (services = s),
     ...extra,
   });

@@ -1,6 +1,7 @@
 // Management API composition: the configuration → the platform database (made and migrated),
 // the project servers (templates ready), the stores, the provisioner and the project pools,
 // with half-made projects finished. Every route reaches the platform through these.
+import type { DataApiSettings } from "./dataApi/projectPools";
 import type { FastifyBaseLogger } from "fastify";
 import { ProjectPools } from "./dataApi/projectPools";
 import type { ManagementConfig } from "./managementConfig";
@@ -30,7 +31,7 @@ export interface Services {
 export interface ServiceOptions {
   log: FastifyBaseLogger;
   /** Pool size of each project's data API connection pool. */
-  projectPoolSize: number;
+  dataApi: DataApiSettings;
   checkpoint?: (step: ProvisionStep, ref: string) => Promise<void>;
 }
 
@@ -52,7 +53,7 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
   try {
     const servers = await ProjectServers.open(config.projectServers);
     const projects = new ProjectStore(platform);
-    const pools = new ProjectPools(projects, servers, options.projectPoolSize);
+    const pools = new ProjectPools(projects, servers, options.dataApi);
     const provisioner = new Provisioner(platform, projects, servers, {
       log: options.log,
       release: (ref) => pools.release(ref),

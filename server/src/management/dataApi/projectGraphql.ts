@@ -2,19 +2,15 @@
 // `/graphql/v1` on the host `<ref>.<domain>`) → one resolve call on that project's database,
 // with its own keys and JWT secret, answered as the single-database server answers.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { OperationTypeNode } from "graphql";
+import { acceptJsonAsText, answerGraphql } from "../../graphqlRoutes";
+import { fail } from "../../httpErrors";
 import { identify } from "../../identity";
-import { operationType, payloadFromBody, payloadFromSearch } from "../../payload";
-import { unreachable } from "../../../../src/util/invariant";
+import { payloadFromBody, payloadFromSearch } from "../../payload";
 import type { ProjectPools } from "./projectPools";
 
 export const projectPathPrefix = "/project/:ref";
 const refHost = /^([a-z]{20})\./;
 const schemas = ["public"];
-
-function fail(reply: FastifyReply, status: number, message: string): FastifyReply {
-  return reply.code(status).type("application/json; charset=utf-8").send({ message });
-}
 
 async function answer(pools: ProjectPools, ref: string, request: FastifyRequest, reply: FastifyReply, viaGet: boolean) {
   const entry = await pools.get(ref);
@@ -23,35 +19,24 @@ async function answer(pools: ProjectPools, ref: string, request: FastifyRequest,
     await pools.release(ref);
     return fail(reply, 503, `Project ${ref} is not available: its status is ${entry.project.status}`);
   }
-  const identity = await identify(entry.keyring, request.headers);
+  const identity = await identify(entry.auth, request.headers);
   if (identity.kind === "refused") return fail(reply, 401, identity.message);
-  const parsed = viaGet ? payloadFromSearch(request.query as Record<string, unknown>) : payloadFromBody(request.body);
-  if (parsed.kind === "malformed") return fail(reply, 400, parsed.message);
-  if (viaGet && operationType(parsed.payload) === OperationTypeNode.MUTATION) {
-    return fail(reply.header("allow", "POST"), 405, "Mutations are accepted only over POST");
+  const depth = pools.settings.limits.maxVariablesDepth;
+  const parsed = viaGet
+    ? payloadFromSearch(request.query as Record<string, unknown>, depth)
+    : payloadFromBody(request.body as string, depth);
+  const target = { database: entry.database, schemas, limits: pools.settings.limits };
+  const answered = await answerGraphql(target, identity, request, reply, parsed, viaGet);
+  if (reply.statusCode === 503) {
+    // Paused or removed by another process, or its server is down: look again next time.
+    await pools.release(ref);
   }
-  const outcome = await entry.database.resolve(identity.role, identity.claims, schemas, parsed.payload);
-  switch (outcome.kind) {
-    case "result":
-      return reply.code(200).type("application/json; charset=utf-8").send(outcome.body);
-    case "rejected":
-      return reply.code(200).send({ data: null, errors: [{ message: outcome.message }] });
-    case "failed":
-      request.log.error({ ref, code: outcome.code, message: outcome.message }, "resolve failed");
-      return fail(reply, 500, "Internal server error");
-    case "unavailable": {
-      // Paused or removed by another process, or the server is down: look again next time.
-      await pools.release(ref);
-      const now = await pools.get(ref).catch(() => undefined);
-      const why = now === undefined ? "it no longer exists" : now.project.status === "INACTIVE" ? "it is paused" : "its database does not answer";
-      return fail(reply, 503, `Project ${ref} is not available: ${why}`);
-    }
-    default:
-      return unreachable(outcome, "outcome");
-  }
+  return answered;
 }
 
-export function registerProjectGraphql(fastify: FastifyInstance, pools: ProjectPools): void {
+export async function registerProjectGraphql(fastify: FastifyInstance, options: { pools: ProjectPools }): Promise<void> {
+  const { pools } = options;
+  acceptJsonAsText(fastify);
   const byPath = (viaGet: boolean) => (request: FastifyRequest, reply: FastifyReply) =>
     answer(pools, (request.params as { ref: string }).ref, request, reply, viaGet);
   const byHost = (viaGet: boolean) => (request: FastifyRequest, reply: FastifyReply) =>

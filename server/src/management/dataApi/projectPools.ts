@@ -1,15 +1,27 @@
 // Data API stage: a project ref → its record, its keyring (JWT secret) and a pool connected to its
 // database as its authenticator role. Entries are made on first use and dropped when the
 // project is paused or removed, or when its database stops answering.
+import type { DocumentLimits } from "../../config";
 import { Database } from "../../database";
+import { allowedRoles, type Authenticator } from "../../identity";
+import { JwtVerifier, sharedSecretSource } from "../../jwtVerifier";
 import { Keyring } from "../../keys";
 import type { ProjectServers } from "../provision/projectServers";
 import type { ProjectRecord, ProjectStore } from "../store/projectStore";
 
 export interface ProjectEntry {
   project: ProjectRecord;
-  keyring: Keyring;
+  auth: Authenticator;
   database: Database;
+}
+
+/** How every project's data API runs its requests (the server's own settings). */
+export interface DataApiSettings {
+  /** Connections per project. */
+  poolSize: number;
+  statementTimeoutMs: number;
+  preparedStatements: boolean;
+  limits: DocumentLimits;
 }
 
 export class ProjectPools {
@@ -18,7 +30,7 @@ export class ProjectPools {
   constructor(
     private readonly store: ProjectStore,
     private readonly servers: ProjectServers,
-    private readonly poolSize: number,
+    readonly settings: DataApiSettings,
   ) {}
 
   /** The project's entry, or undefined when there is no such project. */
@@ -37,7 +49,13 @@ export class ProjectPools {
     const project = await this.store.byRef(ref);
     if (!project) return undefined;
     const url = this.servers.authenticatorUrl(project.server, project.database_name, project.authenticator_role, project.authenticator_password);
-    return { project, keyring: new Keyring(project.jwt_secret), database: new Database(url, this.poolSize) };
+    const { poolSize, statementTimeoutMs, preparedStatements } = this.settings;
+    const auth: Authenticator = {
+      keyring: new Keyring(project.jwt_secret),
+      userTokens: new JwtVerifier([sharedSecretSource(project.jwt_secret)]),
+      roles: allowedRoles([]),
+    };
+    return { project, auth, database: new Database({ connectionString: url, poolSize, statementTimeoutMs, preparedStatements }) };
   }
 
   /** Forgets the project and closes its pool (before a pause or a drop, or after a failure). */

@@ -1,0 +1,112 @@
+// HTTP stage: the /graphql/v1 routes as a Fastify plugin. A request's headers, body or query
+// string → its identity and payload → one statement on the database → the resolver's answer.
+// Bodies are read as text here (not by the app-wide JSON parser) so variables keep every digit.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { OperationTypeNode } from "graphql";
+import type { DocumentLimits, ServerConfig } from "./config";
+import type { Database } from "./database";
+import { fail } from "./httpErrors";
+import { identify, type Authenticator, type Identity } from "./identity";
+import { checkDocument } from "./documentLimits";
+import { payloadFromBody, payloadFromSearch, type PayloadResult } from "./payload";
+import { invariant, unreachable } from "../../src/util/invariant";
+
+export const endpointPath = "/graphql/v1";
+
+export interface GraphQLRoutesOptions {
+  config: ServerConfig;
+  database: Database;
+  auth: Authenticator;
+}
+
+function graphqlError(reply: FastifyReply, message: string): FastifyReply {
+  return reply.code(200).type("application/json; charset=utf-8").send({ data: null, errors: [{ message }] });
+}
+
+/** What a GraphQL request runs against: one database, its search path and the document limits. */
+export interface GraphqlTarget {
+  database: Database;
+  schemas: string[];
+  limits: DocumentLimits;
+}
+
+/** Reads GraphQL request bodies as text, so variables keep every digit; anything else is a 415. */
+export function acceptJsonAsText(scope: FastifyInstance): void {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => done(null, body));
+}
+
+/** An identified request's payload → one statement on the target's database → the answer. */
+export async function answerGraphql(
+  target: GraphqlTarget,
+  identity: (Identity & { kind: "allowed" }) | undefined,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  parsed: PayloadResult,
+  viaGet: boolean,
+): Promise<FastifyReply> {
+  const { database, schemas, limits } = target;
+  if (parsed.kind === "malformed") return fail(reply, 400, parsed.message);
+  invariant(identity, "GraphQL requests are identified before their body is read");
+  const checked = checkDocument(parsed.payload, limits);
+  if (checked.kind === "refused") return graphqlError(reply, checked.message);
+  if (viaGet && checked.operation === OperationTypeNode.MUTATION) {
+    return fail(reply.header("allow", "POST"), 405, "Mutations are accepted only over POST");
+  }
+  // The response's close before its end means the client went away: its statement is cancelled.
+  const gone = new AbortController();
+  reply.raw.once("close", () => {
+    if (!reply.raw.writableFinished) gone.abort();
+  });
+  const outcome = await database.resolve(identity.role, identity.claims, schemas, parsed.payload, gone.signal);
+  switch (outcome.kind) {
+    case "result":
+      // The resolver's JSON text goes out as it came from the database.
+      return reply.code(200).type("application/json; charset=utf-8").send(outcome.body);
+    case "rejected":
+    case "timeout":
+      return graphqlError(reply, outcome.message);
+    case "abandoned":
+      request.log.info("client closed the request; its statement was cancelled");
+      return fail(reply, 499, "The client closed the request");
+    case "missingExtension":
+      request.log.error(outcome.message);
+      return fail(reply, 503, outcome.message);
+    case "failed":
+      request.log.error({ code: outcome.code, message: outcome.message }, "resolve failed");
+      return fail(reply, 500, "Internal server error");
+    case "unavailable":
+      request.log.error({ message: outcome.message }, "database unavailable");
+      return fail(reply, 503, "The database is unavailable");
+    default:
+      return unreachable(outcome, "outcome");
+  }
+}
+
+export async function graphqlRoutes(scope: FastifyInstance, options: GraphQLRoutesOptions): Promise<void> {
+  const { config, database, auth } = options;
+  // Only JSON bodies are GraphQL requests (anything else is a 415 before any work), kept as text.
+  acceptJsonAsText(scope);
+
+  const identities = new WeakMap<FastifyRequest, Identity & { kind: "allowed" }>();
+  // Runs before the body is read, so an unauthorized request costs no parsing and no database work.
+  const authorize = async (request: FastifyRequest, reply: FastifyReply) => {
+    const identity = await identify(auth, request.headers);
+    if (identity.kind === "refused") return fail(reply, 401, identity.message);
+    identities.set(request, identity);
+  };
+
+  const target: GraphqlTarget = { database, schemas: config.schemas, limits: config.limits };
+  const depth = config.limits.maxVariablesDepth;
+  scope.post(endpointPath, { onRequest: authorize }, (request, reply) =>
+    answerGraphql(target, identities.get(request), request, reply, payloadFromBody(request.body as string, depth), false),
+  );
+  scope.get(endpointPath, { onRequest: authorize }, (request, reply) =>
+    answerGraphql(target, identities.get(request), request, reply, payloadFromSearch(request.query as Record<string, unknown>, depth), true),
+  );
+  scope.route({
+    method: ["PUT", "PATCH", "DELETE"],
+    url: endpointPath,
+    handler: (_request, reply) => fail(reply.header("allow", "GET, POST, OPTIONS"), 405, "Use POST (or GET for queries)"),
+  });
+}
