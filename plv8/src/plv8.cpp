@@ -28,7 +28,10 @@ void Validate(Oid fn_oid);
 
 void _PG_init(void) {
 	DefineCustomStringVariable("plv8.start_proc", "PLV8 function to run once when PLV8 is first used.", NULL,
-	                           &plv8::start_proc, NULL, PGC_SUSET, 0, NULL, NULL, NULL);
+	                           &plv8::start_proc, NULL, PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomStringVariable("plv8.boot_proc",
+	                           "PLV8 function to run once when PLV8 is first used; set by superusers, wins over start_proc.",
+	                           NULL, &plv8::boot_proc, NULL, PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomStringVariable("plv8.v8_flags", "V8 engine initialization flags.", NULL, &plv8::v8_flags, NULL,
 	                           PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("plv8.memory_limit", "Per-user JavaScript heap limit of a connection, in MB.", NULL,

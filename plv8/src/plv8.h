@@ -65,6 +65,7 @@ struct Env {
 
 extern int memory_limit_mb;
 extern char *start_proc;
+extern char *boot_proc;
 extern char *v8_flags;
 // The V8 flags in force in this backend (set when V8 starts).
 extern std::string applied_v8_flags;
@@ -92,6 +93,10 @@ bool IsUncatchable(Env *env, ErrorData *edata);
 // Set once JavaScript must stop; every database call refuses to run until it has.
 extern std::atomic<bool> terminate_requested;
 void ForceTerminate(Env *env);
+
+// Runs plv8.boot_proc, or else plv8.start_proc, in a new default context (startproc.cpp).
+// Skips it with a WARNING when it is missing or the current user may not run it.
+void RunStartProc(Env *env, v8::Local<v8::Context> context);
 
 // ---------------------------------------------------------------------------
 // Errors (errors.cpp)

@@ -27,7 +27,6 @@ namespace plv8 {
 
 int memory_limit_mb = 256;
 std::atomic<bool> terminate_requested{false};
-char *start_proc = nullptr;
 char *v8_flags = nullptr;
 
 namespace {
@@ -196,22 +195,6 @@ uintptr_t StackLimit() {
 	uintptr_t depth = static_cast<uintptr_t>(max_stack_depth) * 1024;
 	uintptr_t allowed = depth - depth / 4;
 	return start - allowed;
-}
-
-void RunStartProc(Env *env, v8::Local<v8::Context> context) {
-	if (start_proc == nullptr || start_proc[0] == '\0') return;
-	v8::Isolate *isolate = env->isolate;
-	Oid fn = InvalidOid;
-	const char *name = start_proc;
-	if (!PgTry(env, [&] {
-		    fn = DatumGetObjectId(DirectFunctionCall1(regprocin, CStringGetDatum(name)));
-	    }))
-		return;
-	v8::Local<v8::Function> f;
-	if (!FindCompiled(env, fn).ToLocal(&f)) return;
-	v8::Local<v8::Value> ignored;
-	if (!f->Call(context, context->Global(), 0, nullptr).ToLocal(&ignored)) return;
-	(void)isolate;
 }
 
 Env *CreateEnv(Oid user) {
