@@ -57,7 +57,8 @@ struct Env {
 	v8::Global<v8::ObjectTemplate> window_template;
 	v8::Global<v8::Function> json_stringify;  // JSON.stringify with a BigInt replacer
 	int depth;            // nesting of active JavaScript entries into this isolate
-	bool memory_exceeded; // set by the heap / ArrayBuffer limits; the env is then disposed
+	bool memory_exceeded; // set by the heap limit; the env is then disposed
+	bool headroom_granted; // the heap limit was raised once to let the script unwind
 	bool doomed;          // dispose when the outermost entry leaves
 	size_t heap_limit;
 	CodeCacheStats code_cache;

@@ -1,5 +1,6 @@
 // Runtime stage: starts V8 lazily in a backend, keeps one isolate + context per user id,
 // enforces plv8.memory_limit and stops running JavaScript on PostgreSQL interrupts.
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <csignal>
@@ -113,12 +114,19 @@ void InitV8() {
 // ---------------------------------------------------------------------------
 // Memory limit
 
+// V8 calls its OOM handler, which must never return, when an allocation fails even after this
+// callback: the handler could only end the backend. So the callback terminates the script and,
+// once per isolate, raises the limit far enough for V8 to finish the allocation in progress
+// (a hash table or array doubling needs up to twice its size at once) and unwind to the
+// handler's entry, where the statement ends with an ERROR and the isolate is disposed.
 size_t NearHeapLimit(void *data, size_t current, size_t initial) {
 	Env *env = static_cast<Env *>(data);
 	env->memory_exceeded = true;
 	env->isolate->TerminateExecution();
-	// Room for V8 to unwind; the isolate is disposed right after.
-	return current + 64 * 1024 * 1024;
+	if (env->headroom_granted) return current;
+	env->headroom_granted = true;
+	constexpr size_t kMinHeadroom = size_t(64) << 20, kMaxHeadroom = size_t(1) << 30;
+	return current + std::min(std::max(initial, kMinHeadroom), kMaxHeadroom);
 }
 
 }  // namespace
@@ -130,14 +138,10 @@ struct CountingAllocator : public v8::ArrayBuffer::Allocator {
 	size_t limit = 0;
 	std::atomic<size_t> used{0};
 
+	// A refusal makes V8 throw a catchable RangeError ("Array buffer allocation failed"), as
+	// in PLV8: one buffer too large for what is left ends nothing else.
 	bool Reserve(size_t n) {
-		if (used.load() + n > limit) {
-			if (env != nullptr) {
-				env->memory_exceeded = true;
-				env->isolate->TerminateExecution();
-			}
-			return false;
-		}
+		if (used.load() + n > limit) return false;
 		used += n;
 		return true;
 	}
@@ -165,11 +169,11 @@ v8::MaybeLocal<v8::ArrayBuffer> NewArrayBuffer(Env *env, const void *data, size_
 	CountingAllocator *a = env->allocator;
 	void *p = a->AllocateUninitialized(n);
 	if (p == nullptr) {
-		if (!env->memory_exceeded)  // the limit was not the reason: the system is out of memory
-			PgTry(env, [&] {
-				ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"),
-				                errdetail("Failed on an ArrayBuffer of %zu bytes.", n)));
-			});
+		// The error V8 throws for `new ArrayBuffer(n)`, with the SQLSTATE of the limit.
+		v8::Isolate *isolate = env->isolate;
+		v8::Local<v8::Value> ex = v8::Exception::RangeError(NewString(isolate, "Array buffer allocation failed"));
+		ex.As<v8::Object>()->Set(isolate->GetCurrentContext(), NewString(isolate, "sqlerrcode"), NewString(isolate, "53200")).Check();
+		isolate->ThrowException(ex);
 		return {};
 	}
 	if (n > 0) memcpy(p, data, n);
@@ -203,6 +207,7 @@ Env *CreateEnv(Oid user) {
 	env->user = user;
 	env->depth = 0;
 	env->memory_exceeded = false;
+	env->headroom_granted = false;
 	env->doomed = false;
 	env->code_cache = CodeCacheStats{};
 	size_t limit = static_cast<size_t>(memory_limit_mb) * 1024 * 1024;
@@ -384,8 +389,7 @@ void RaiseTermination(Env *env) {
 		ReThrowError(e);
 	}
 	if (memory)
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY),
-		                errmsg("JavaScript memory limit exceeded"),
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("Out of memory error"),
 		                errdetail("plv8.memory_limit is %d MB.", memory_limit_mb)));
 	CHECK_FOR_INTERRUPTS();
 	ereport(ERROR, (errcode(ERRCODE_QUERY_CANCELED), errmsg("canceling statement due to user request")));
