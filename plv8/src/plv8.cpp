@@ -21,6 +21,7 @@ PG_FUNCTION_INFO_V1(plv8_info);
 }
 
 namespace plv8 {
+char *icu_data = nullptr;
 Datum CallHandler(FunctionCallInfo fcinfo);
 Datum InlineHandler(const char *source, bool atomic);
 void Validate(Oid fn_oid);
@@ -36,6 +37,11 @@ void _PG_init(void) {
 	                           PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("plv8.memory_limit", "Per-user JavaScript heap limit of a connection, in MB.", NULL,
 	                        &plv8::memory_limit_mb, 256, 16, 3072, PGC_SUSET, GUC_UNIT_MB, NULL, NULL, NULL);
+	DefineCustomIntVariable("plv8.execution_timeout", "Longest time a plv8 call may run JavaScript, in seconds.", NULL,
+	                        &plv8::execution_timeout_s, 300, 1, 65536, PGC_SUSET, GUC_UNIT_S, NULL, NULL, NULL);
+	// Accepted for PLV8 compatibility: the V8 of libnode uses the system's ICU and its data.
+	DefineCustomStringVariable("plv8.icu_data", "ICU data file directory (ignored: the system ICU is used).", NULL,
+	                           &plv8::icu_data, NULL, PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("plv8.code_cache",
 	                         "Keeps compiled function bodies in files under the data directory for new connections.",
 	                         NULL, &plv8::code_cache_enabled, true, PGC_SUSET, 0, NULL, NULL, NULL);

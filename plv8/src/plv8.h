@@ -65,6 +65,8 @@ struct Env {
 };
 
 extern int memory_limit_mb;
+extern int execution_timeout_s;
+extern char *icu_data;
 extern char *start_proc;
 extern char *boot_proc;
 extern char *v8_flags;

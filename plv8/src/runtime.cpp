@@ -27,6 +27,7 @@ extern "C" {
 namespace plv8 {
 
 int memory_limit_mb = 256;
+int execution_timeout_s = 300;
 std::atomic<bool> terminate_requested{false};
 char *v8_flags = nullptr;
 
@@ -51,6 +52,10 @@ std::vector<Env *> &active_stack = *new std::vector<Env *>();
 bool wd_sleeping = false;
 unsigned long wd_entries = 0;  // calls entered so far, so a poll sees calls made between polls
 constexpr auto wd_poll = std::chrono::milliseconds(4);
+// plv8.execution_timeout of the outermost running call, counted from its entry.
+std::chrono::steady_clock::time_point wd_started;
+std::chrono::seconds wd_timeout{300};
+bool timed_out = false;  // read by the backend once JavaScript has unwound
 constexpr auto wd_quiet = std::chrono::seconds(1);
 
 void WatchdogMain() {
@@ -69,6 +74,10 @@ void WatchdogMain() {
 		} else {
 			seen = wd_entries;
 			last_activity = std::chrono::steady_clock::now();
+		}
+		if (wd_active != nullptr && !timed_out && std::chrono::steady_clock::now() - wd_started >= wd_timeout) {
+			timed_out = true;
+			terminate_requested = true;
 		}
 		// Keeps asking while the condition holds: a request made while the isolate was busy
 		// in C++ must not get lost.
@@ -320,6 +329,11 @@ void ResetEnv(Oid user) {
 void EnterJs(Env *env) {
 	std::lock_guard<std::mutex> lock(wd_mutex);
 	env->depth++;
+	if (active_stack.empty()) {
+		wd_started = std::chrono::steady_clock::now();
+		wd_timeout = std::chrono::seconds(execution_timeout_s);
+		timed_out = false;
+	}
 	active_stack.push_back(env);
 	wd_entries++;
 	if (wd_sleeping) {
@@ -392,6 +406,14 @@ void RaiseTermination(Env *env) {
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("Out of memory error"),
 		                errdetail("plv8.memory_limit is %d MB.", memory_limit_mb)));
 	CHECK_FOR_INTERRUPTS();
+	bool timeout;
+	{
+		std::lock_guard<std::mutex> lock(wd_mutex);
+		timeout = timed_out;
+	}
+	if (timeout)
+		ereport(ERROR, (errcode(ERRCODE_QUERY_CANCELED), errmsg("execution timeout exceeded"),
+		                errdetail("plv8.execution_timeout is %d s.", execution_timeout_s)));
 	ereport(ERROR, (errcode(ERRCODE_QUERY_CANCELED), errmsg("canceling statement due to user request")));
 }
 
