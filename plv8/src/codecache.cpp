@@ -243,7 +243,7 @@ void CodeCacheFlush() {
 				v8::Isolate *isolate = env->isolate;
 				v8::Isolate::Scope iscope(isolate);
 				v8::HandleScope hscope(isolate);
-				v8::Context::Scope cscope(env->context.Get(isolate));
+				v8::Context::Scope cscope(env->cx->context.Get(isolate));
 				data.reset(v8::ScriptCompiler::CreateCodeCache(p->script.Get(isolate)));
 			}
 			if (data != nullptr && data->length > 0 && static_cast<size_t>(data->length) <= kMaxFile - sizeof(FileHeader) &&

@@ -33,6 +33,10 @@ void _PG_init(void) {
 	DefineCustomStringVariable("plv8.boot_proc",
 	                           "PLV8 function to run once when PLV8 is first used; set by superusers, wins over start_proc.",
 	                           NULL, &plv8::boot_proc, NULL, PGC_SUSET, 0, NULL, NULL, NULL);
+	DefineCustomStringVariable("plv8.context", "Name of the global object plv8 functions run in (empty: the default one).",
+	                           NULL, &plv8::context_name, NULL, PGC_USERSET, 0, plv8::CheckContextName, NULL, NULL);
+	DefineCustomIntVariable("plv8.context_cache_size", "Named contexts kept per user, least recently used dropped first.",
+	                        NULL, &plv8::context_cache_size, 8, 1, 1024, PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomStringVariable("plv8.v8_flags", "V8 engine initialization flags.", NULL, &plv8::v8_flags, NULL,
 	                           PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("plv8.memory_limit", "Per-user JavaScript heap limit of a connection, in MB.", NULL,

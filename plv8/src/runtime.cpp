@@ -234,47 +234,18 @@ Env *CreateEnv(Oid user) {
 	isolate->AddNearHeapLimitCallback(NearHeapLimit, env);
 	isolate->SetOOMErrorHandler(OomHandler);
 
-	bool stopped;
-	{
-		v8::Isolate::Scope iscope(isolate);
-		v8::HandleScope hscope(isolate);
-		v8::Local<v8::ObjectTemplate> global = v8::ObjectTemplate::New(isolate);
-		v8::Local<v8::Context> context = v8::Context::New(isolate, nullptr, global);
-		env->context.Reset(isolate, context);
-		v8::Context::Scope cscope(context);
-		InstallGlobals(env, context);
-		envs[user] = env;
-
-		EnterJs(env);
-		v8::TryCatch tc(isolate);
-		RunStartProc(env, context);
-		bool terminated = tc.HasTerminated() || isolate->IsExecutionTerminating();
-		if (tc.HasCaught() && !terminated) {
-			// A failing start procedure does not stop the environment; PLV8 goes on as well.
-			bool ok;
-			std::string text = ToStdString(isolate, tc.Exception(), &ok);
-			PgTry(env, [&] { ereport(WARNING, (errmsg("plv8.start_proc failed: %s", text.c_str()))); });
-		}
-		stopped = LeaveJs(env, terminated);
-	}
-	// An interrupt or the memory limit hit while the start procedure ran ends the statement;
-	// the half-started environment goes, so the next call runs the start procedure again.
-	if (stopped) {
-		env->doomed = true;
-		RaiseTermination(env);
-	}
+	env->cx = nullptr;
+	env->default_cx = nullptr;
+	envs[user] = env;
 	return env;
 }
 
 void DisposeEnv(Env *env) {
 	CodeCacheForget(env);
-	ForgetCompiled(env);
-	ForgetReceivers(env);
+	ForgetContexts(env);
 	env->plan_template.Reset();
 	env->cursor_template.Reset();
 	env->window_template.Reset();
-	env->json_stringify.Reset();
-	env->context.Reset();
 	env->isolate->Dispose();
 	delete env->allocator;
 	delete env;
@@ -310,8 +281,15 @@ ErrorData *CopyErrorDataTo(ErrorData *src, MemoryContext cxt) {
 Env *CurrentEnv() {
 	Oid user = GetUserId();
 	auto it = envs.find(user);
-	if (it != envs.end()) return it->second;
-	return CreateEnv(user);
+	Env *env = it != envs.end() ? it->second : CreateEnv(user);
+	// plv8.context cannot change while JavaScript runs, so nested calls keep their context.
+	if (env->depth == 0) SelectContext(env);
+	return env;
+}
+
+bool JsRunning() {
+	std::lock_guard<std::mutex> lock(wd_mutex);
+	return !active_stack.empty();
 }
 
 void ResetEnv(Oid user) {
@@ -417,7 +395,7 @@ void RaiseTermination(Env *env) {
 	ereport(ERROR, (errcode(ERRCODE_QUERY_CANCELED), errmsg("canceling statement due to user request")));
 }
 
-std::string HeapStatsJson(v8::Isolate *isolate, bool with_user, Oid user) {
+std::string HeapStatsJson(v8::Isolate *isolate, bool with_user, Oid user, const std::string &contexts) {
 	v8::HeapStatistics hs;
 	isolate->GetHeapStatistics(&hs);
 	std::string out = "{";
@@ -439,7 +417,7 @@ std::string HeapStatsJson(v8::Isolate *isolate, bool with_user, Oid user) {
 	out += ",\"heap_size_limit\":" + std::to_string(hs.heap_size_limit());
 	out += ",\"external_memory\":" + std::to_string(hs.external_memory());
 	out += ",\"number_of_native_contexts\":" + std::to_string(hs.number_of_native_contexts());
-	if (with_user) out += ",\"contexts\":[]";
+	if (with_user) out += ",\"contexts\":" + contexts;
 	out += "}";
 	return out;
 }
@@ -450,7 +428,7 @@ std::string EnvInfoJson() {
 	for (auto &kv : envs) {
 		if (!first) out += ",";
 		first = false;
-		std::string heap = HeapStatsJson(kv.second->isolate, true, kv.first);
+		std::string heap = HeapStatsJson(kv.second->isolate, true, kv.first, ContextNamesJson(kv.second));
 		const CodeCacheStats &cc = kv.second->code_cache;
 		heap.pop_back();  // the closing brace: the code cache figures go inside
 		out += heap + ",\"code_cache\":{\"hits\":" + std::to_string(cc.hits) + ",\"misses\":" + std::to_string(cc.misses) +
