@@ -193,6 +193,10 @@ v8::MaybeLocal<v8::ArrayBuffer> NewArrayBuffer(Env *env, const void *data, size_
 
 namespace {
 
+// Reached only when the headroom of NearHeapLimit was not enough (or the system itself is out
+// of memory). V8 forbids returning, and an ERROR would longjmp across V8 frames, so the
+// backend exits as cleanly as it can: a FATAL ends this connection only, where an abort would
+// make the postmaster restart every backend.
 void OomHandler(const char *location, bool is_heap_oom) {
 	ereport(FATAL, (errcode(ERRCODE_OUT_OF_MEMORY),
 	                errmsg("JavaScript ran out of memory in %s", location)));

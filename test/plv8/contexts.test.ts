@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type pg from "pg";
 import { freshDatabase, type TestDatabase } from "../harness/db";
-import { plv8Database } from "./support";
+import { ensureRole, plv8Database } from "./support";
 
 // plv8.context switches the global object calls run in: each user keeps up to
 // plv8.context_cache_size named ones (least recently used dropped), which run no start
@@ -10,10 +10,8 @@ describe("plv8.context", () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await plv8Database();
+    await ensureRole(db, "plv8_cx_user");
     await db.query(`
-      do $$ begin
-        if not exists (select 1 from pg_roles where rolname = 'plv8_cx_user') then create role plv8_cx_user; end if;
-      end $$;
       create function count_up() returns text as $$
         globalThis.n = (globalThis.n || 0) + 1;
         return (globalThis.started ?? 'no start') + ' ' + n;

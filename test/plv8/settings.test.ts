@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestDatabase } from "../harness/db";
-import { backendPid, pgError, plv8Database } from "./support";
+import { backendPid, ensureRole, pgError, plv8Database } from "./support";
 
 // PLV8's remaining settings: plv8.execution_timeout ends a script on its own clock, and
 // plv8.icu_data is accepted while Intl works from the system ICU.
@@ -8,10 +8,7 @@ describe("plv8.execution_timeout", () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await plv8Database();
-    await db.query(`
-      do $$ begin
-        if not exists (select 1 from pg_roles where rolname = 'plv8_settings_user') then create role plv8_settings_user; end if;
-      end $$`);
+    await ensureRole(db, "plv8_settings_user");
   });
   afterAll(async () => {
     await db.drop();

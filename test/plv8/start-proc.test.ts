@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type pg from "pg";
 import type { TestDatabase } from "../harness/db";
-import { pgError, plv8Database } from "./support";
+import { ensureRole, pgError, plv8Database } from "./support";
 
 // plv8.start_proc is user-settable, so it must never run code the current user may not run,
 // nor run a session's choice with a SECURITY DEFINER owner's rights; plv8.boot_proc is
@@ -10,10 +10,8 @@ describe("plv8.start_proc and plv8.boot_proc", () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await plv8Database();
+    await ensureRole(db, "plv8_sp_user");
     await db.query(`
-      do $$ begin
-        if not exists (select 1 from pg_roles where rolname = 'plv8_sp_user') then create role plv8_sp_user; end if;
-      end $$;
       create schema admin;
       grant usage on schema admin to plv8_sp_user;
       create schema mine authorization plv8_sp_user;

@@ -57,3 +57,10 @@ export function fatalLogLines(pid: number): string[] {
     .split("\n")
     .filter((l) => (l.includes(`[${pid}]`) && /FATAL|PANIC/.test(l)) || l.includes(`(PID ${pid}) was terminated by signal`));
 }
+
+/** Creates a cluster-wide role unless it exists (roles outlive each test's database). */
+export async function ensureRole(db: TestDatabase, role: string): Promise<void> {
+  await db.query(`do $$ begin
+    if not exists (select 1 from pg_roles where rolname = '${role}') then create role ${role}; end if;
+  end $$`);
+}
