@@ -47,18 +47,21 @@ Oid LookupProc(const char *name) {
 }
 
 // Whether the current user may run `fn` as the start procedure of its own environment. Besides
-// EXECUTE: under SECURITY DEFINER (or any other switch of the current user below the session's
-// role) a start_proc chosen by the session must not run with the definer's rights unless the
-// definer trusts its code (owns it, or a superuser does) or the session holds those rights anyway.
+// EXECUTE, since any role can set start_proc (and a database owner for a whole database): code
+// owned by another role runs with a superuser's rights only if a superuser owns it, and under
+// SECURITY DEFINER (or any other switch of the current user below the session's role) only if
+// the definer owns it or the session's role holds the definer's privileges anyway.
 bool MayRun(Oid fn, bool boot) {
 	Oid user = GetUserId();
 	if (pg_proc_aclcheck(fn, user, ACL_EXECUTE) != ACLCHECK_OK) return false;
-	if (boot || user == GetOuterUserId()) return true;
+	if (boot) return true;
 	HeapTuple tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn));
 	if (!HeapTupleIsValid(tup)) return false;
 	Oid owner = reinterpret_cast<Form_pg_proc>(GETSTRUCT(tup))->proowner;
 	ReleaseSysCache(tup);
-	return owner == user || superuser_arg(owner) || has_privs_of_role(GetOuterUserId(), user);
+	if (owner == user || superuser_arg(owner)) return true;
+	if (superuser_arg(user)) return false;
+	return user == GetOuterUserId() || has_privs_of_role(GetOuterUserId(), user);
 }
 
 }  // namespace

@@ -77,6 +77,15 @@ describe("plv8.start_proc and plv8.boot_proc", () => {
     await client.end();
   });
 
+  it("never runs a less privileged role's start procedure in a superuser's session", async () => {
+    // As a database owner's ALTER DATABASE ... SET plv8.start_proc would.
+    const { client, warnings } = await session();
+    await client.query("set plv8.start_proc = 'mine.escalate'");
+    expect((await client.query("select started() as v")).rows[0].v).toBe("none");
+    expect(warnings).toEqual(["no permission to execute js function mine.escalate"]);
+    await client.end();
+  });
+
   it("runs a superuser's own start procedure in a SECURITY DEFINER call", async () => {
     const { client, warnings } = await session("plv8_sp_user");
     await client.query("set plv8.start_proc = 'admin.start'");
