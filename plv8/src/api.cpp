@@ -209,7 +209,7 @@ void InstallGlobals(Env *env, v8::Local<v8::Context> context) {
 	v8::Local<v8::Value> fn;
 	if (v8::Script::Compile(context, NewString(isolate, helper)).ToLocal(&script) && script->Run(context).ToLocal(&fn) &&
 	    fn->IsFunction())
-		env->json_stringify.Reset(isolate, fn.As<v8::Function>());
+		env->cx->json_stringify.Reset(isolate, fn.As<v8::Function>());
 }
 
 }  // namespace plv8

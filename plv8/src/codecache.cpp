@@ -3,8 +3,10 @@
 //
 // A cache is written "warm": not at compile time (it would hold only the top level) but when
 // the outermost handler call that compiled the script has returned successfully, so it also
-// holds the inner functions that call compiled lazily. Nothing here may raise an error: any
-// failure only means compiling without a cache.
+// holds the inner functions that call compiled lazily. That file is marked cold; a backend
+// using a cold file rewrites it once, marked warm, after kWarmCalls more calls, by which time
+// the functions a workload runs are compiled. Nothing here may raise an error: any failure
+// only means compiling without a cache.
 #include <cerrno>
 #include <fcntl.h>
 #include <string>
@@ -35,13 +37,17 @@ const size_t kMinSource = 1024;
 const size_t kMaxFile = 32 * 1024 * 1024;
 // A bound on scripts waiting for their call to end (a call can compile many functions).
 const size_t kMaxPending = 64;
+// Successful outermost calls after which a cold file is rewritten from the warmer script.
+const int kWarmCalls = 16;
 
-const char kMagic[8] = {'P', 'L', 'V', '8', 'C', 'C', '0', '1'};
+const char kMagic[8] = {'P', 'L', 'V', '8', 'C', 'C', '0', '2'};
+const uint32 kWarm = 1;
 struct FileHeader {
 	char magic[8];
 	uint8 key[PG_SHA256_DIGEST_LENGTH];
 	uint32 payload_len;
 	uint32 payload_crc;  // V8 release builds do not checksum the data they are given
+	uint32 flags;        // kWarm once rewritten after kWarmCalls calls
 };
 
 struct Key {
@@ -53,11 +59,17 @@ struct Pending {
 	Env *env;
 	Key key;
 	v8::Global<v8::UnboundScript> script;
+	int calls;  // for a refresh: successful outermost calls since it was noted
 };
 
 std::vector<Pending *> &pending = *new std::vector<Pending *>();
+// Scripts whose file is cold, waiting to be warm enough for a rewrite.
+std::vector<Pending *> &refresh = *new std::vector<Pending *>();
 // Keys this backend has already written (or tried to): once per entry per backend.
 std::unordered_set<std::string> &done = *new std::unordered_set<std::string>();
+// Keys whose file this backend has marked as used, or refreshed.
+std::unordered_set<std::string> &touched = *new std::unordered_set<std::string>();
+std::unordered_set<std::string> &refreshed = *new std::unordered_set<std::string>();
 
 // sha256 of everything that decides what V8 compiles: V8's version, its flags, the script's
 // name and the exact source text. V8 itself compares only the source length and the flags.
@@ -110,7 +122,7 @@ enum class ReadResult { Missing, Bad, Ok };
 
 // The payload of a cache file, checked against its header; a short, oversized, foreign or
 // damaged file is Bad and gets replaced.
-ReadResult ReadCacheFile(const Key &key, std::vector<uint8_t> *payload) {
+ReadResult ReadCacheFile(const Key &key, std::vector<uint8_t> *payload, uint32 *flags) {
 	std::string path = CachePath(key);
 	int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
 	if (fd < 0) return errno == ENOENT ? ReadResult::Missing : ReadResult::Bad;
@@ -130,6 +142,7 @@ ReadResult ReadCacheFile(const Key &key, std::vector<uint8_t> *payload) {
 			got += static_cast<size_t>(n);
 		}
 		ok = got == payload->size() && Crc(payload->data(), payload->size()) == h.payload_crc;
+		*flags = h.flags;
 	}
 	close(fd);
 	return ok ? ReadResult::Ok : ReadResult::Bad;
@@ -149,7 +162,7 @@ bool WriteAll(int fd, const void *data, size_t len) {
 
 // Writes under a name of this backend, then renames: a reader sees the old file, the new one
 // or none, never a part. Returns false (with a DEBUG1 message) on any failure.
-bool WriteCacheFile(const Key &key, const uint8_t *data, size_t len) {
+bool WriteCacheFile(const Key &key, const uint8_t *data, size_t len, uint32 flags) {
 	if (mkdir(kCacheDir, S_IRWXU) != 0 && errno != EEXIST) {
 		elog(DEBUG1, "plv8 code cache: could not create directory \"%s\": %m", kCacheDir);
 		return false;
@@ -159,6 +172,7 @@ bool WriteCacheFile(const Key &key, const uint8_t *data, size_t len) {
 	memcpy(h.key, key.digest, sizeof(h.key));
 	h.payload_len = static_cast<uint32>(len);
 	h.payload_crc = Crc(data, len);
+	h.flags = flags;
 	std::string path = CachePath(key);
 	std::string tmp = path + ".tmp" + std::to_string(static_cast<long>(getpid()));
 	int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, S_IRUSR | S_IWUSR);
@@ -184,13 +198,66 @@ bool WriteCacheFile(const Key &key, const uint8_t *data, size_t len) {
 	return ok;
 }
 
-void AddPending(Env *env, const Key &key, v8::Local<v8::UnboundScript> script) {
-	if (pending.size() >= kMaxPending || done.count(key.hex) > 0) return;
+Pending *NewPending(Env *env, const Key &key, v8::Local<v8::UnboundScript> script) {
 	Pending *p = new Pending();
 	p->env = env;
 	p->key = key;
 	p->script.Reset(env->isolate, script);
-	pending.push_back(p);
+	p->calls = 0;
+	return p;
+}
+
+void AddPending(Env *env, const Key &key, v8::Local<v8::UnboundScript> script) {
+	if (pending.size() >= kMaxPending || done.count(key.hex) > 0) return;
+	pending.push_back(NewPending(env, key, script));
+}
+
+void AddRefresh(Env *env, const Key &key, v8::Local<v8::UnboundScript> script) {
+	if (refresh.size() >= kMaxPending || !refreshed.insert(key.hex).second) return;
+	refresh.push_back(NewPending(env, key, script));
+}
+
+void DeletePending(Pending *p) {
+	p->script.Reset();
+	delete p;
+}
+
+// Serializes a script's current code (with every function compiled so far) into its file.
+bool WriteScript(Pending *p, uint32 flags) {
+	Env *env = p->env;
+	std::unique_ptr<v8::ScriptCompiler::CachedData> data;
+	{
+		v8::Isolate *isolate = env->isolate;
+		v8::Isolate::Scope iscope(isolate);
+		v8::HandleScope hscope(isolate);
+		v8::Context::Scope cscope(env->cx->context.Get(isolate));
+		data.reset(v8::ScriptCompiler::CreateCodeCache(p->script.Get(isolate)));
+	}
+	if (data == nullptr || data->length <= 0 || static_cast<size_t>(data->length) > kMaxFile - sizeof(FileHeader) ||
+	    !WriteCacheFile(p->key, data->data, static_cast<size_t>(data->length), flags))
+		return false;
+	env->code_cache.writes++;
+	return true;
+}
+
+// Rewrites, marked warm, the cold files of scripts that have run kWarmCalls calls since, unless
+// another backend has done it meanwhile. Returns whether a file was written.
+bool RefreshWarm() {
+	bool wrote = false;
+	for (auto it = refresh.begin(); it != refresh.end();) {
+		Pending *p = *it;
+		if (++p->calls < kWarmCalls) {
+			++it;
+			continue;
+		}
+		std::vector<uint8_t> payload;
+		uint32 flags = 0;
+		if (!code_cache_enabled || ReadCacheFile(p->key, &payload, &flags) != ReadResult::Ok || (flags & kWarm) == 0)
+			wrote = (code_cache_enabled && WriteScript(p, kWarm)) || wrote;
+		DeletePending(p);
+		it = refresh.erase(it);
+	}
+	return wrote;
 }
 
 }  // namespace
@@ -205,7 +272,8 @@ v8::MaybeLocal<v8::Script> CompileCached(Env *env, v8::Local<v8::String> text, c
 		return v8::ScriptCompiler::Compile(cx, &src);
 	}
 	std::vector<uint8_t> payload;
-	ReadResult found = ReadCacheFile(key, &payload);
+	uint32 flags = 0;
+	ReadResult found = ReadCacheFile(key, &payload, &flags);
 	v8::Local<v8::Script> script;
 	bool usable;
 	if (found == ReadResult::Ok) {
@@ -223,6 +291,8 @@ v8::MaybeLocal<v8::Script> CompileCached(Env *env, v8::Local<v8::String> text, c
 	CodeCacheStats &stats = env->code_cache;
 	if (usable) {
 		stats.hits++;
+		if (touched.insert(key.hex).second) CodeCacheTouch(CachePath(key).c_str());
+		if ((flags & kWarm) == 0) AddRefresh(env, key, script->GetUnboundScript());
 	} else {
 		if (found == ReadResult::Missing) stats.misses++;
 		else stats.rejected++;
@@ -232,37 +302,31 @@ v8::MaybeLocal<v8::Script> CompileCached(Env *env, v8::Local<v8::String> text, c
 }
 
 void CodeCacheFlush() {
-	if (pending.empty()) return;
+	if (pending.empty() && refresh.empty()) return;
+	bool wrote = RefreshWarm();
 	std::vector<Pending *> items;
 	items.swap(pending);
 	for (Pending *p : items) {
-		Env *env = p->env;
-		if (code_cache_enabled && done.insert(p->key.hex).second) {
-			std::unique_ptr<v8::ScriptCompiler::CachedData> data;
-			{
-				v8::Isolate *isolate = env->isolate;
-				v8::Isolate::Scope iscope(isolate);
-				v8::HandleScope hscope(isolate);
-				v8::Context::Scope cscope(env->context.Get(isolate));
-				data.reset(v8::ScriptCompiler::CreateCodeCache(p->script.Get(isolate)));
-			}
-			if (data != nullptr && data->length > 0 && static_cast<size_t>(data->length) <= kMaxFile - sizeof(FileHeader) &&
-			    WriteCacheFile(p->key, data->data, static_cast<size_t>(data->length)))
-				env->code_cache.writes++;
+		if (code_cache_enabled && done.insert(p->key.hex).second && WriteScript(p, 0)) {
+			wrote = true;
+			v8::Isolate::Scope iscope(p->env->isolate);
+			v8::HandleScope hscope(p->env->isolate);
+			AddRefresh(p->env, p->key, p->script.Get(p->env->isolate));
 		}
-		p->script.Reset();
-		delete p;
+		DeletePending(p);
 	}
+	if (wrote) CodeCachePrune(kCacheDir);
 }
 
 void CodeCacheForget(Env *env) {
-	for (auto it = pending.begin(); it != pending.end();) {
-		if ((*it)->env == env) {
-			(*it)->script.Reset();
-			delete *it;
-			it = pending.erase(it);
-		} else {
-			++it;
+	for (std::vector<Pending *> *list : {&pending, &refresh}) {
+		for (auto it = list->begin(); it != list->end();) {
+			if ((*it)->env == env) {
+				DeletePending(*it);
+				it = list->erase(it);
+			} else {
+				++it;
+			}
 		}
 	}
 }

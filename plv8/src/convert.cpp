@@ -342,7 +342,7 @@ static bool Lexical(Env *env, v8::Local<v8::Value> value, TypeInfo *ti, Datum *o
 static bool StringifyJson(Env *env, v8::Local<v8::Value> value, std::string *out, bool *isnull) {
 	v8::Isolate *isolate = env->isolate;
 	v8::Local<v8::Context> cx = isolate->GetCurrentContext();
-	v8::Local<v8::Function> f = env->json_stringify.Get(isolate);
+	v8::Local<v8::Function> f = env->cx->json_stringify.Get(isolate);
 	v8::Local<v8::Value> r;
 	if (!f->Call(cx, v8::Undefined(isolate), 1, &value).ToLocal(&r)) return false;
 	if (r->IsUndefined()) {

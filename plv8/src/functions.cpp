@@ -1,4 +1,4 @@
-// Function stage: pg_proc rows -> compiled JavaScript functions (cached per user environment
+// Function stage: pg_proc rows -> compiled JavaScript functions (cached per context
 // and recompiled when the row changes), and the call paths for functions, set-returning
 // functions, procedures and DO blocks (trigger arguments: triggers.cpp).
 #include <map>
@@ -49,7 +49,7 @@ struct Compiled {
 };
 
 std::unordered_map<Oid, FnInfo *> fn_infos;
-std::map<std::pair<Env *, Oid>, Compiled *> compiled;
+std::map<std::pair<JsContext *, Oid>, Compiled *> compiled;
 
 // Reads (or re-reads after CREATE OR REPLACE) a function's catalog row. May raise errors.
 FnInfo *GetFnInfo(Oid fn_oid) {
@@ -160,7 +160,7 @@ v8::MaybeLocal<v8::Function> Compile(Env *env, const std::string &source, const 
 
 v8::MaybeLocal<v8::Function> CompiledFor(Env *env, FnInfo *info) {
 	v8::Isolate *isolate = env->isolate;
-	auto key = std::make_pair(env, info->oid);
+	auto key = std::make_pair(env->cx, info->oid);
 	auto it = compiled.find(key);
 	if (it != compiled.end()) {
 		Compiled *c = it->second;
@@ -213,7 +213,7 @@ void RunJs(Env *env, CallState *state, Outcome *out, F body) {
 	v8::Isolate *isolate = env->isolate;
 	v8::Isolate::Scope iscope(isolate);
 	v8::HandleScope hscope(isolate);
-	v8::Local<v8::Context> cx = env->context.Get(isolate);
+	v8::Local<v8::Context> cx = env->cx->context.Get(isolate);
 	v8::Context::Scope cscope(cx);
 	EnterJs(env);
 	v8::TryCatch tc(isolate);
@@ -376,9 +376,9 @@ v8::MaybeLocal<v8::Function> FindCompiled(Env *env, Oid fn_oid) {
 	return CompiledFor(env, info);
 }
 
-void ForgetCompiled(Env *env) {
+void ForgetCompiled(JsContext *cx) {
 	for (auto it = compiled.begin(); it != compiled.end();) {
-		if (it->first.first == env) {
+		if (it->first.first == cx) {
 			it->second->fn.Reset();
 			delete it->second;
 			it = compiled.erase(it);

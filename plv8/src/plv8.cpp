@@ -21,6 +21,7 @@ PG_FUNCTION_INFO_V1(plv8_info);
 }
 
 namespace plv8 {
+char *icu_data = nullptr;
 Datum CallHandler(FunctionCallInfo fcinfo);
 Datum InlineHandler(const char *source, bool atomic);
 void Validate(Oid fn_oid);
@@ -28,14 +29,30 @@ void Validate(Oid fn_oid);
 
 void _PG_init(void) {
 	DefineCustomStringVariable("plv8.start_proc", "PLV8 function to run once when PLV8 is first used.", NULL,
-	                           &plv8::start_proc, NULL, PGC_SUSET, 0, NULL, NULL, NULL);
+	                           &plv8::start_proc, NULL, PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomStringVariable("plv8.boot_proc",
+	                           "PLV8 function to run once when PLV8 is first used; set by superusers, wins over start_proc.",
+	                           NULL, &plv8::boot_proc, NULL, PGC_SUSET, 0, NULL, NULL, NULL);
+	DefineCustomStringVariable("plv8.context", "Name of the global object plv8 functions run in (empty: the default one).",
+	                           NULL, &plv8::context_name, NULL, PGC_USERSET, 0, plv8::CheckContextName, NULL, NULL);
+	DefineCustomIntVariable("plv8.context_cache_size", "Named contexts kept per user, least recently used dropped first.",
+	                        NULL, &plv8::context_cache_size, 8, 1, 1024, PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomStringVariable("plv8.v8_flags", "V8 engine initialization flags.", NULL, &plv8::v8_flags, NULL,
 	                           PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("plv8.memory_limit", "Per-user JavaScript heap limit of a connection, in MB.", NULL,
 	                        &plv8::memory_limit_mb, 256, 16, 3072, PGC_SUSET, GUC_UNIT_MB, NULL, NULL, NULL);
+	DefineCustomIntVariable("plv8.execution_timeout", "Longest time a plv8 call may run JavaScript, in seconds.", NULL,
+	                        &plv8::execution_timeout_s, 300, 1, 65536, PGC_SUSET, GUC_UNIT_S, NULL, NULL, NULL);
+	// Accepted for PLV8 compatibility: the V8 of libnode uses the system's ICU and its data.
+	DefineCustomStringVariable("plv8.icu_data", "ICU data file directory (ignored: the system ICU is used).", NULL,
+	                           &plv8::icu_data, NULL, PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("plv8.code_cache",
 	                         "Keeps compiled function bodies in files under the data directory for new connections.",
 	                         NULL, &plv8::code_cache_enabled, true, PGC_SUSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("plv8.code_cache_max_size", "Total size of the code cache files kept; least recently used go first.",
+	                        NULL, &plv8::code_cache_max_size_kb, 256 * 1024, 64, INT_MAX, PGC_SUSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomIntVariable("plv8.code_cache_max_age", "Code cache files unused for longer are removed.", NULL,
+	                        &plv8::code_cache_max_age_s, 30 * 24 * 3600, 1, INT_MAX, PGC_SUSET, GUC_UNIT_S, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("plv8");
 }
 

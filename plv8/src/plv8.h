@@ -24,6 +24,7 @@ extern "C" {
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/memutils.h"
+#include "utils/guc.h"
 #include "utils/resowner.h"
 }
 
@@ -46,25 +47,40 @@ struct CodeCacheStats {
 	uint64 rejected;  // a cache file was there but unusable (damaged, or refused by V8)
 };
 
-// One isolate + context for one user id in this backend.
+// One global object of an environment: the default one, or one named by plv8.context.
+struct JsContext {
+	std::string name;  // empty for the default context
+	v8::Global<v8::Context> context;
+	v8::Global<v8::Function> json_stringify;  // JSON.stringify with a BigInt replacer
+};
+
+// One isolate for one user id in this backend, with its default context and an LRU list of
+// named ones; `cx` is the one calls run in.
 struct Env {
 	Oid user;
 	v8::Isolate *isolate;
-	v8::Global<v8::Context> context;
+	JsContext *cx;
+	JsContext *default_cx;           // null until a call uses it
+	std::vector<JsContext *> named;  // most recently used first
 	CountingAllocator *allocator;
 	v8::Global<v8::ObjectTemplate> plan_template;
 	v8::Global<v8::ObjectTemplate> cursor_template;
 	v8::Global<v8::ObjectTemplate> window_template;
-	v8::Global<v8::Function> json_stringify;  // JSON.stringify with a BigInt replacer
 	int depth;            // nesting of active JavaScript entries into this isolate
-	bool memory_exceeded; // set by the heap / ArrayBuffer limits; the env is then disposed
+	bool memory_exceeded; // set by the heap limit; the env is then disposed
+	bool headroom_granted; // the heap limit was raised once to let the script unwind
 	bool doomed;          // dispose when the outermost entry leaves
 	size_t heap_limit;
 	CodeCacheStats code_cache;
 };
 
 extern int memory_limit_mb;
+extern char *context_name;
+extern int context_cache_size;
+extern int execution_timeout_s;
+extern char *icu_data;
 extern char *start_proc;
+extern char *boot_proc;
 extern char *v8_flags;
 // The V8 flags in force in this backend (set when V8 starts).
 extern std::string applied_v8_flags;
@@ -75,7 +91,7 @@ Env *CurrentEnv();
 void ResetEnv(Oid user);
 // Heap statistics of every environment as a JSON text.
 std::string EnvInfoJson();
-std::string HeapStatsJson(v8::Isolate *isolate, bool with_user, Oid user);
+std::string HeapStatsJson(v8::Isolate *isolate, bool with_user, Oid user, const std::string &contexts = "[]");
 
 // Marks JavaScript as running in `env` so that the watchdog can stop it on an interrupt.
 void EnterJs(Env *env);
@@ -92,6 +108,23 @@ bool IsUncatchable(Env *env, ErrorData *edata);
 // Set once JavaScript must stop; every database call refuses to run until it has.
 extern std::atomic<bool> terminate_requested;
 void ForceTerminate(Env *env);
+
+// Makes the context plv8.context names the current one of `env` (creating it, and for the
+// default context running the start procedure); raises the statement's error when that was
+// stopped (contexts.cpp).
+void SelectContext(Env *env);
+// Drops every context of an environment about to be disposed.
+void ForgetContexts(Env *env);
+// Names of the named contexts of `env`, as a JSON array.
+std::string ContextNamesJson(Env *env);
+// GUC check hook of plv8.context: no switch while JavaScript runs.
+bool CheckContextName(char **newval, void **extra, GucSource source);
+// Whether any JavaScript is running in this backend.
+bool JsRunning();
+
+// Runs plv8.boot_proc, or else plv8.start_proc, in a new default context (startproc.cpp).
+// Skips it with a WARNING when it is missing or the current user may not run it.
+void RunStartProc(Env *env, v8::Local<v8::Context> context);
 
 // ---------------------------------------------------------------------------
 // Errors (errors.cpp)
@@ -249,11 +282,11 @@ bool ReturnNext(Env *env, v8::Local<v8::Value> value);
 
 // Returns the compiled JavaScript function of a plv8 function in `env`.
 v8::MaybeLocal<v8::Function> FindCompiled(Env *env, Oid fn_oid);
-void ForgetCompiled(Env *env);
+void ForgetCompiled(JsContext *cx);
 
 // `this` for a call at `flinfo` in `env`; false (with an exception) when it cannot be made.
 bool Receiver(Env *env, FmgrInfo *flinfo, v8::Local<v8::Object> *out);
-void ForgetReceivers(Env *env);
+void ForgetReceivers(JsContext *cx);
 
 // ---------------------------------------------------------------------------
 // Code cache (codecache.cpp)
@@ -268,6 +301,12 @@ v8::MaybeLocal<v8::Script> CompileCached(Env *env, v8::Local<v8::String> text, c
 void CodeCacheFlush();
 // Drops what is remembered for an environment about to be disposed.
 void CodeCacheForget(Env *env);
+// Keeps the cache directory within plv8.code_cache_max_age and _max_size (cacheprune.cpp).
+extern int code_cache_max_size_kb;
+extern int code_cache_max_age_s;
+void CodeCachePrune(const char *dir);
+// Marks a cache file as just used.
+void CodeCacheTouch(const char *path);
 
 // ---------------------------------------------------------------------------
 // Triggers (triggers.cpp)

@@ -1,4 +1,4 @@
-// `this` of a function call: one object per call site (FmgrInfo) and environment, as in
+// `this` of a function call: one object per call site (FmgrInfo) and context, as in
 // PLV8, so a function can keep state across the rows of one statement.
 #include <map>
 
@@ -16,12 +16,12 @@ struct CallSite {
 
 uint64 next_call_site = 1;
 // Never destroyed: a destructor at exit would touch isolates that are gone.
-std::map<std::pair<uint64, Env *>, v8::Global<v8::Object>> &receivers =
-    *new std::map<std::pair<uint64, Env *>, v8::Global<v8::Object>>();
+std::map<std::pair<uint64, JsContext *>, v8::Global<v8::Object>> &receivers =
+    *new std::map<std::pair<uint64, JsContext *>, v8::Global<v8::Object>>();
 
 void ForgetCallSite(void *arg) {
 	uint64 id = static_cast<CallSite *>(arg)->id;
-	auto it = receivers.lower_bound(std::make_pair(id, static_cast<Env *>(nullptr)));
+	auto it = receivers.lower_bound(std::make_pair(id, static_cast<JsContext *>(nullptr)));
 	while (it != receivers.end() && it->first.first == id) it = receivers.erase(it);  // resets the handle
 }
 
@@ -43,7 +43,7 @@ uint64 CallSiteId(FmgrInfo *flinfo) {
 bool Receiver(Env *env, FmgrInfo *flinfo, v8::Local<v8::Object> *out) {
 	uint64 site = 0;
 	if (!PgTry(env, [&] { site = CallSiteId(flinfo); })) return false;
-	v8::Global<v8::Object> &g = receivers[std::make_pair(site, env)];
+	v8::Global<v8::Object> &g = receivers[std::make_pair(site, env->cx)];
 	if (g.IsEmpty()) {
 		*out = v8::Object::New(env->isolate);
 		g.Reset(env->isolate, *out);
@@ -53,9 +53,9 @@ bool Receiver(Env *env, FmgrInfo *flinfo, v8::Local<v8::Object> *out) {
 	return true;
 }
 
-void ForgetReceivers(Env *env) {
+void ForgetReceivers(JsContext *cx) {
 	for (auto it = receivers.begin(); it != receivers.end();) {
-		if (it->first.second == env) it = receivers.erase(it);
+		if (it->first.second == cx) it = receivers.erase(it);
 		else ++it;
 	}
 }

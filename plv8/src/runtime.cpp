@@ -1,5 +1,6 @@
 // Runtime stage: starts V8 lazily in a backend, keeps one isolate + context per user id,
 // enforces plv8.memory_limit and stops running JavaScript on PostgreSQL interrupts.
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <csignal>
@@ -26,8 +27,8 @@ extern "C" {
 namespace plv8 {
 
 int memory_limit_mb = 256;
+int execution_timeout_s = 300;
 std::atomic<bool> terminate_requested{false};
-char *start_proc = nullptr;
 char *v8_flags = nullptr;
 
 namespace {
@@ -51,6 +52,10 @@ std::vector<Env *> &active_stack = *new std::vector<Env *>();
 bool wd_sleeping = false;
 unsigned long wd_entries = 0;  // calls entered so far, so a poll sees calls made between polls
 constexpr auto wd_poll = std::chrono::milliseconds(4);
+// plv8.execution_timeout of the outermost running call, counted from its entry.
+std::chrono::steady_clock::time_point wd_started;
+std::chrono::seconds wd_timeout{300};
+bool timed_out = false;  // read by the backend once JavaScript has unwound
 constexpr auto wd_quiet = std::chrono::seconds(1);
 
 void WatchdogMain() {
@@ -69,6 +74,10 @@ void WatchdogMain() {
 		} else {
 			seen = wd_entries;
 			last_activity = std::chrono::steady_clock::now();
+		}
+		if (wd_active != nullptr && !timed_out && std::chrono::steady_clock::now() - wd_started >= wd_timeout) {
+			timed_out = true;
+			terminate_requested = true;
 		}
 		// Keeps asking while the condition holds: a request made while the isolate was busy
 		// in C++ must not get lost.
@@ -114,12 +123,19 @@ void InitV8() {
 // ---------------------------------------------------------------------------
 // Memory limit
 
+// V8 calls its OOM handler, which must never return, when an allocation fails even after this
+// callback: the handler could only end the backend. So the callback terminates the script and,
+// once per isolate, raises the limit far enough for V8 to finish the allocation in progress
+// (a hash table or array doubling needs up to twice its size at once) and unwind to the
+// handler's entry, where the statement ends with an ERROR and the isolate is disposed.
 size_t NearHeapLimit(void *data, size_t current, size_t initial) {
 	Env *env = static_cast<Env *>(data);
 	env->memory_exceeded = true;
 	env->isolate->TerminateExecution();
-	// Room for V8 to unwind; the isolate is disposed right after.
-	return current + 64 * 1024 * 1024;
+	if (env->headroom_granted) return current;
+	env->headroom_granted = true;
+	constexpr size_t kMinHeadroom = size_t(64) << 20, kMaxHeadroom = size_t(1) << 30;
+	return current + std::min(std::max(initial, kMinHeadroom), kMaxHeadroom);
 }
 
 }  // namespace
@@ -131,14 +147,10 @@ struct CountingAllocator : public v8::ArrayBuffer::Allocator {
 	size_t limit = 0;
 	std::atomic<size_t> used{0};
 
+	// A refusal makes V8 throw a catchable RangeError ("Array buffer allocation failed"), as
+	// in PLV8: one buffer too large for what is left ends nothing else.
 	bool Reserve(size_t n) {
-		if (used.load() + n > limit) {
-			if (env != nullptr) {
-				env->memory_exceeded = true;
-				env->isolate->TerminateExecution();
-			}
-			return false;
-		}
+		if (used.load() + n > limit) return false;
 		used += n;
 		return true;
 	}
@@ -166,11 +178,11 @@ v8::MaybeLocal<v8::ArrayBuffer> NewArrayBuffer(Env *env, const void *data, size_
 	CountingAllocator *a = env->allocator;
 	void *p = a->AllocateUninitialized(n);
 	if (p == nullptr) {
-		if (!env->memory_exceeded)  // the limit was not the reason: the system is out of memory
-			PgTry(env, [&] {
-				ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"),
-				                errdetail("Failed on an ArrayBuffer of %zu bytes.", n)));
-			});
+		// The error V8 throws for `new ArrayBuffer(n)`, with the SQLSTATE of the limit.
+		v8::Isolate *isolate = env->isolate;
+		v8::Local<v8::Value> ex = v8::Exception::RangeError(NewString(isolate, "Array buffer allocation failed"));
+		ex.As<v8::Object>()->Set(isolate->GetCurrentContext(), NewString(isolate, "sqlerrcode"), NewString(isolate, "53200")).Check();
+		isolate->ThrowException(ex);
 		return {};
 	}
 	if (n > 0) memcpy(p, data, n);
@@ -181,6 +193,10 @@ v8::MaybeLocal<v8::ArrayBuffer> NewArrayBuffer(Env *env, const void *data, size_
 
 namespace {
 
+// Reached only when the headroom of NearHeapLimit was not enough (or the system itself is out
+// of memory). V8 forbids returning, and an ERROR would longjmp across V8 frames, so the
+// backend exits as cleanly as it can: a FATAL ends this connection only, where an abort would
+// make the postmaster restart every backend.
 void OomHandler(const char *location, bool is_heap_oom) {
 	ereport(FATAL, (errcode(ERRCODE_OUT_OF_MEMORY),
 	                errmsg("JavaScript ran out of memory in %s", location)));
@@ -198,28 +214,13 @@ uintptr_t StackLimit() {
 	return start - allowed;
 }
 
-void RunStartProc(Env *env, v8::Local<v8::Context> context) {
-	if (start_proc == nullptr || start_proc[0] == '\0') return;
-	v8::Isolate *isolate = env->isolate;
-	Oid fn = InvalidOid;
-	const char *name = start_proc;
-	if (!PgTry(env, [&] {
-		    fn = DatumGetObjectId(DirectFunctionCall1(regprocin, CStringGetDatum(name)));
-	    }))
-		return;
-	v8::Local<v8::Function> f;
-	if (!FindCompiled(env, fn).ToLocal(&f)) return;
-	v8::Local<v8::Value> ignored;
-	if (!f->Call(context, context->Global(), 0, nullptr).ToLocal(&ignored)) return;
-	(void)isolate;
-}
-
 Env *CreateEnv(Oid user) {
 	InitV8();
 	Env *env = new Env();
 	env->user = user;
 	env->depth = 0;
 	env->memory_exceeded = false;
+	env->headroom_granted = false;
 	env->doomed = false;
 	env->code_cache = CodeCacheStats{};
 	size_t limit = static_cast<size_t>(memory_limit_mb) * 1024 * 1024;
@@ -237,47 +238,18 @@ Env *CreateEnv(Oid user) {
 	isolate->AddNearHeapLimitCallback(NearHeapLimit, env);
 	isolate->SetOOMErrorHandler(OomHandler);
 
-	bool stopped;
-	{
-		v8::Isolate::Scope iscope(isolate);
-		v8::HandleScope hscope(isolate);
-		v8::Local<v8::ObjectTemplate> global = v8::ObjectTemplate::New(isolate);
-		v8::Local<v8::Context> context = v8::Context::New(isolate, nullptr, global);
-		env->context.Reset(isolate, context);
-		v8::Context::Scope cscope(context);
-		InstallGlobals(env, context);
-		envs[user] = env;
-
-		EnterJs(env);
-		v8::TryCatch tc(isolate);
-		RunStartProc(env, context);
-		bool terminated = tc.HasTerminated() || isolate->IsExecutionTerminating();
-		if (tc.HasCaught() && !terminated) {
-			// A failing start procedure does not stop the environment; PLV8 goes on as well.
-			bool ok;
-			std::string text = ToStdString(isolate, tc.Exception(), &ok);
-			PgTry(env, [&] { ereport(WARNING, (errmsg("plv8.start_proc failed: %s", text.c_str()))); });
-		}
-		stopped = LeaveJs(env, terminated);
-	}
-	// An interrupt or the memory limit hit while the start procedure ran ends the statement;
-	// the half-started environment goes, so the next call runs the start procedure again.
-	if (stopped) {
-		env->doomed = true;
-		RaiseTermination(env);
-	}
+	env->cx = nullptr;
+	env->default_cx = nullptr;
+	envs[user] = env;
 	return env;
 }
 
 void DisposeEnv(Env *env) {
 	CodeCacheForget(env);
-	ForgetCompiled(env);
-	ForgetReceivers(env);
+	ForgetContexts(env);
 	env->plan_template.Reset();
 	env->cursor_template.Reset();
 	env->window_template.Reset();
-	env->json_stringify.Reset();
-	env->context.Reset();
 	env->isolate->Dispose();
 	delete env->allocator;
 	delete env;
@@ -313,8 +285,15 @@ ErrorData *CopyErrorDataTo(ErrorData *src, MemoryContext cxt) {
 Env *CurrentEnv() {
 	Oid user = GetUserId();
 	auto it = envs.find(user);
-	if (it != envs.end()) return it->second;
-	return CreateEnv(user);
+	Env *env = it != envs.end() ? it->second : CreateEnv(user);
+	// plv8.context cannot change while JavaScript runs, so nested calls keep their context.
+	if (env->depth == 0) SelectContext(env);
+	return env;
+}
+
+bool JsRunning() {
+	std::lock_guard<std::mutex> lock(wd_mutex);
+	return !active_stack.empty();
 }
 
 void ResetEnv(Oid user) {
@@ -332,6 +311,11 @@ void ResetEnv(Oid user) {
 void EnterJs(Env *env) {
 	std::lock_guard<std::mutex> lock(wd_mutex);
 	env->depth++;
+	if (active_stack.empty()) {
+		wd_started = std::chrono::steady_clock::now();
+		wd_timeout = std::chrono::seconds(execution_timeout_s);
+		timed_out = false;
+	}
 	active_stack.push_back(env);
 	wd_entries++;
 	if (wd_sleeping) {
@@ -401,14 +385,21 @@ void RaiseTermination(Env *env) {
 		ReThrowError(e);
 	}
 	if (memory)
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY),
-		                errmsg("JavaScript memory limit exceeded"),
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("Out of memory error"),
 		                errdetail("plv8.memory_limit is %d MB.", memory_limit_mb)));
 	CHECK_FOR_INTERRUPTS();
+	bool timeout;
+	{
+		std::lock_guard<std::mutex> lock(wd_mutex);
+		timeout = timed_out;
+	}
+	if (timeout)
+		ereport(ERROR, (errcode(ERRCODE_QUERY_CANCELED), errmsg("execution timeout exceeded"),
+		                errdetail("plv8.execution_timeout is %d s.", execution_timeout_s)));
 	ereport(ERROR, (errcode(ERRCODE_QUERY_CANCELED), errmsg("canceling statement due to user request")));
 }
 
-std::string HeapStatsJson(v8::Isolate *isolate, bool with_user, Oid user) {
+std::string HeapStatsJson(v8::Isolate *isolate, bool with_user, Oid user, const std::string &contexts) {
 	v8::HeapStatistics hs;
 	isolate->GetHeapStatistics(&hs);
 	std::string out = "{";
@@ -430,7 +421,7 @@ std::string HeapStatsJson(v8::Isolate *isolate, bool with_user, Oid user) {
 	out += ",\"heap_size_limit\":" + std::to_string(hs.heap_size_limit());
 	out += ",\"external_memory\":" + std::to_string(hs.external_memory());
 	out += ",\"number_of_native_contexts\":" + std::to_string(hs.number_of_native_contexts());
-	if (with_user) out += ",\"contexts\":[]";
+	if (with_user) out += ",\"contexts\":" + contexts;
 	out += "}";
 	return out;
 }
@@ -441,7 +432,7 @@ std::string EnvInfoJson() {
 	for (auto &kv : envs) {
 		if (!first) out += ",";
 		first = false;
-		std::string heap = HeapStatsJson(kv.second->isolate, true, kv.first);
+		std::string heap = HeapStatsJson(kv.second->isolate, true, kv.first, ContextNamesJson(kv.second));
 		const CodeCacheStats &cc = kv.second->code_cache;
 		heap.pop_back();  // the closing brace: the code cache figures go inside
 		out += heap + ",\"code_cache\":{\"hits\":" + std::to_string(cc.hits) + ",\"misses\":" + std::to_string(cc.misses) +

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,10 +15,11 @@ interface Counters {
   rejected: number;
 }
 
-// The layout of a cache file: magic, sha256 key, payload length, CRC-32C of the payload.
-const headerSize = 48;
+// The layout of a cache file: magic, sha256 key, payload length, CRC-32C of the payload, flags.
+const headerSize = 52;
 const lengthOffset = 40;
 const crcOffset = 44;
+const flagsOffset = 48;
 
 function crc32c(data: Uint8Array): number {
   let crc = 0xffffffff;
@@ -181,5 +182,69 @@ describe("code cache", () => {
     expect(result.value.afterError).toEqual({ hits: 0, misses: 1, writes: 0, rejected: 0 });
     expect(result.counters).toEqual({ hits: 0, misses: 1, writes: 1, rejected: 0 });
     expect(cacheFiles(marker)).toHaveLength(1);
+  });
+
+  it("rewrites a file written by a cold call once the code is warm, and only once", async () => {
+    const marker = `code-cache-${randomUUID()}`;
+    const rare = "function rare(k) { var out = []; for (var i = 0; i < k; i++) out.push({ i: i, even: i % 2 === 0 }); return out.filter(function (o) { return o.even; }).length; }";
+    await db.query(
+      `create function warming_fn(n int, fail bool default false) returns jsonb as $body$${rare}\nif (n > 100) return { rare: rare(n) };\n${body(marker)}$body$ language plv8`,
+    );
+    await inNewBackend(call("warming_fn", 1));
+    const [path] = cacheFiles(marker);
+    const cold = readFileSync(path);
+    expect(cold.readUInt32LE(flagsOffset)).toBe(0);
+
+    const warming = await inNewBackend(async (client) => {
+      await client.query("select warming_fn(1)");
+      for (let i = 0; i < 16; i++) await client.query("select warming_fn(200)");
+    });
+    expect(warming.counters).toEqual({ hits: 1, misses: 0, writes: 1, rejected: 0 });
+    const warm = readFileSync(path);
+    expect(warm.readUInt32LE(flagsOffset)).toBe(1);
+    expect(warm.length).toBeGreaterThan(cold.length);
+
+    const later = await inNewBackend(async (client) => {
+      for (let i = 0; i < 20; i++) await client.query("select warming_fn(200)");
+    });
+    expect(later.counters).toEqual({ hits: 1, misses: 0, writes: 0, rejected: 0 });
+  });
+
+  it("removes files unused past plv8.code_cache_max_age and the least recently used past plv8.code_cache_max_size", async () => {
+    await createFunction("prune_first_fn");
+    await inNewBackend(call("prune_first_fn", 1)); // the directory exists from here on
+    const dir = join(clusterInfo().dataDir, "pg_plv8_code_cache");
+    const real = readdirSync(dir).filter((n) => /^[0-9a-f]{64}$/.test(n));
+    const realTotal = real.reduce((sum, n) => sum + statSync(join(dir, n)).size, 0);
+    const now = Date.now() / 1000;
+    const fake = (name: string, ageMinutes: number, size: number) => {
+      const path = join(dir, name);
+      writeFileSync(path, Buffer.alloc(size, 1));
+      utimesSync(path, now - ageMinutes * 60, now - ageMinutes * 60);
+      return path;
+    };
+    const mb = 1024 * 1024;
+    const unused = fake("d".repeat(64), 120, 1000);
+    const staleTemp = fake("e".repeat(64) + ".tmp99999", 120, 1000);
+    // Least recently used first: a and b must go to fit; c fits unless other writers add 8 MB meanwhile.
+    const oldest = fake("a".repeat(64), 50, 16 * mb);
+    const older = fake("b".repeat(64), 40, 16 * mb);
+    const kept = fake("c".repeat(64), 30, 16 * mb);
+    const foreign = fake("not-a-cache-file", 120, 1000);
+
+    const marker = await createFunction("prune_second_fn");
+    const pruned = await inNewBackend(async (client) => {
+      await client.query("set plv8.code_cache_max_age = '1h'");
+      await client.query(`set plv8.code_cache_max_size = '${Math.ceil((realTotal + 24 * mb) / 1024)}kB'`);
+      return call("prune_second_fn", 1)(client);
+    });
+    expect(pruned.counters.writes).toBe(1);
+    expect([unused, staleTemp, oldest, older].filter((p) => existsSync(p))).toEqual([]);
+    expect(existsSync(kept)).toBe(true);
+    expect(existsSync(foreign)).toBe(true);
+    expect(cacheFiles(marker)).toHaveLength(1);
+    for (const n of real) expect(existsSync(join(dir, n))).toBe(true);
+    rmSync(kept);
+    rmSync(foreign);
   });
 });

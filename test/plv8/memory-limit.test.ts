@@ -1,20 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestDatabase } from "../harness/db";
-import { backendPid, pgError, plv8Database } from "./support";
+import { backendPid, fatalLogLines, pgError, plv8Database } from "./support";
 
-// Unbounded allocation must end in an ERROR at plv8.memory_limit, never in a crash; the
-// isolate is disposed and the next call in the same backend gets a fresh one.
-const cases = {
+// Running the heap out must end the statement with PLV8's ordinary ERROR, never a FATAL or a
+// crash: the isolate is disposed and the next call in the same backend gets a fresh one. An
+// ArrayBuffer past the limit is a catchable RangeError, as in PLV8.
+const heapCases = {
   "an array of objects": "let a = []; for (;;) a.push({ n: a.length, s: 'item ' + a.length });",
   "flat strings": "let a = []; for (;;) a.push(('x' + a.length).repeat(1 << 16).split('').join(''));",
-  ArrayBuffers: "let a = []; for (;;) a.push(new ArrayBuffer(1 << 20));",
-  "ArrayBuffers behind try/catch": "let a = []; for (;;) { try { a.push(new ArrayBuffer(1 << 20)); } catch (e) {} }",
+  "an endless array spread": "let a = [1]; for (;;) a = [...a, ...a];",
+  "a string doubled until it fails": "let s = 'x'; for (;;) { s = s + s; s = JSON.parse(JSON.stringify(s)); }",
+  "a growing object": "const o = {}; for (let i = 0;; i++) o['k' + i] = i;",
+  "a growing Map": "const m = new Map(); for (let i = 0;; i++) m.set(i, { i });",
 };
 
 describe("plv8.memory_limit", () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await plv8Database();
+    await db.query(
+      "create function probe() returns text as $$ return typeof globalThis.before + ':' + [1, 2, 3].map(x => x * 2).join(','); $$ language plv8",
+    );
   });
   afterAll(async () => {
     await db.drop();
@@ -25,35 +31,64 @@ describe("plv8.memory_limit", () => {
     expect(rows[0].v).toBe("256MB");
   });
 
-  for (const [name, body] of Object.entries(cases)) {
-    it(`ends unbounded allocation of ${name} with an ERROR, and the backend answers next`, async () => {
+  for (const [name, body] of Object.entries(heapCases)) {
+    it(`ends ${name} with "Out of memory error", and the same backend answers next`, async () => {
       const client = await db.connect();
       // A smaller limit than the default keeps the test quick; the mechanism is the same.
-      await client.query("set plv8.memory_limit = 64");
+      await client.query("set plv8.memory_limit = 32");
       const pid = await backendPid(client);
       await client.query("do $$ globalThis.before = 'set before' $$ language plv8");
       const err = await pgError(client.query(`do $$ ${body} $$ language plv8`));
       expect(err.code).toBe("53200");
-      expect(err.message).toMatch(/memory limit/);
+      expect(err.message).toBe("Out of memory error");
+      expect(err.detail).toBe("plv8.memory_limit is 32 MB.");
       expect(await backendPid(client)).toBe(pid);
       // A fresh isolate: globals of the disposed one are gone, and it works.
-      await client.query(
-        "create function pg_temp.probe() returns text as $$ return typeof globalThis.before + ':' + [1, 2, 3].map(x => x * 2).join(','); $$ language plv8",
-      );
-      const { rows } = await client.query("select pg_temp.probe() as v");
-      expect(rows[0].v).toBe("undefined:2,4,6");
+      expect((await client.query("select probe() as v")).rows[0].v).toBe("undefined:2,4,6");
+      expect(fatalLogLines(pid)).toEqual([]);
       await client.end();
     });
   }
 
-  it("stops at the default limit too", async () => {
+  it("ends a growing Map at the default limit with an ERROR, not a FATAL", async () => {
     const client = await db.connect();
     const pid = await backendPid(client);
-    const err = await pgError(client.query("do $$ let a = []; for (;;) a.push(new ArrayBuffer(1 << 22)); $$ language plv8"));
+    const err = await pgError(client.query(`do $$ ${heapCases["a growing Map"]} $$ language plv8`));
     expect(err.code).toBe("53200");
-    expect(err.detail).toContain("256 MB");
-    const { rows } = await client.query("select pg_backend_pid() as pid");
-    expect(rows[0].pid).toBe(pid);
+    expect(err.detail).toBe("plv8.memory_limit is 256 MB.");
+    expect(await backendPid(client)).toBe(pid);
+    expect(fatalLogLines(pid)).toEqual([]);
+    await client.end();
+  });
+
+  it("throws a catchable RangeError for an ArrayBuffer or typed array past the limit", async () => {
+    const client = await db.connect();
+    await client.query("set plv8.memory_limit = 32");
+    await client.query(`
+      create function pg_temp.big_buffers() returns text as $$
+        const seen = [];
+        for (const make of [() => new ArrayBuffer(64 << 20), () => new Float64Array(8 << 20)]) {
+          try { make(); seen.push('allocated'); } catch (e) { seen.push(e instanceof RangeError && e.message); }
+        }
+        return seen.join('; ') + '; ' + new Uint8Array(1024).length;
+      $$ language plv8`);
+    const { rows } = await client.query("select pg_temp.big_buffers() as v");
+    expect(rows[0].v).toBe("Array buffer allocation failed; Array buffer allocation failed; 1024");
+    await client.end();
+  });
+
+  it("lets buffers fill the limit and refuses the next one with an uncaught RangeError", async () => {
+    const client = await db.connect();
+    await client.query("set plv8.memory_limit = 32");
+    const pid = await backendPid(client);
+    const err = await pgError(client.query("do $$ let a = []; for (;;) a.push(new ArrayBuffer(1 << 20)); $$ language plv8"));
+    expect(err.message).toBe("RangeError: Array buffer allocation failed");
+    // Memory held by the failed call's buffers is released with it.
+    await client.query(
+      "create function pg_temp.buffers() returns int as $$ let a = []; for (let i = 0; i < 24; i++) a.push(new ArrayBuffer(1 << 20)); return a.length; $$ language plv8",
+    );
+    expect((await client.query("select pg_temp.buffers() as n")).rows[0].n).toBe(24);
+    expect(await backendPid(client)).toBe(pid);
     await client.end();
   });
 });

@@ -2,7 +2,7 @@
 // capture, and backend process inspection.
 import { readFileSync } from "node:fs";
 import type pg from "pg";
-import { freshDatabase, type TestDatabase } from "../harness/db";
+import { clusterInfo, freshDatabase, type TestDatabase } from "../harness/db";
 
 export async function plv8Database(): Promise<TestDatabase> {
   const db = await freshDatabase();
@@ -48,4 +48,19 @@ export async function waitUntilRunning(observer: pg.Client, pid: number, marker:
     await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error(`backend ${pid} never started running ${marker}`);
+}
+
+/** Server log lines of backend `pid` that show it ending abnormally (FATAL or a signal). */
+export function fatalLogLines(pid: number): string[] {
+  const text = readFileSync(clusterInfo().logFile, "utf8");
+  return text
+    .split("\n")
+    .filter((l) => (l.includes(`[${pid}]`) && /FATAL|PANIC/.test(l)) || l.includes(`(PID ${pid}) was terminated by signal`));
+}
+
+/** Creates a cluster-wide role unless it exists (roles outlive each test's database). */
+export async function ensureRole(db: TestDatabase, role: string): Promise<void> {
+  await db.query(`do $$ begin
+    if not exists (select 1 from pg_roles where rolname = '${role}') then create role ${role}; end if;
+  end $$`);
 }
