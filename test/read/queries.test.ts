@@ -80,6 +80,17 @@ describe("read queries", () => {
     });
   });
 
+  it("answers a document of 30 fragment levels, each spreading the next twice", async () => {
+    const levels = 30;
+    const fragments = Array.from({ length: levels }, (_, i) => {
+      const next = i + 1 < levels ? `...F${i + 1} ...F${i + 1}` : "email";
+      return `fragment F${i} on Account { id${i}: id ${next} }`;
+    });
+    const r = await ask(`{ accountByPk(id: 1) { ...F0 } }\n${fragments.join("\n")}`);
+    const expected: Record<string, unknown> = Object.fromEntries(Array.from({ length: levels }, (_, i) => [`id${i}`, 1]));
+    expect(r).toEqual({ data: { accountByPk: { ...expected, email: "a@x.com" } } });
+  });
+
   it("binds hostile variable values without changing the SQL text", async () => {
     const q = `query($e: String) { accountCollection(filter: {email: {eq: $e}}) { edges { node { id } } } }`;
     const a = await resolveInNode(client, q, { e: "a@x.com" });
