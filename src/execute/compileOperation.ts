@@ -47,7 +47,7 @@ export function compileOperation(
     plan = planOperation(api, doc, variables);
     fields = plan.fields;
   } catch (e) {
-    if (e instanceof UserError) return constant(errorResponse(e.message, e.omitData));
+    if (e instanceof UserError) return constantAnswer(errorResponse(e.message, e.omitData));
     throw e;
   }
   const statements = sqlCache ? cachedStatements(plan, sqlCache, onCacheHit) : renderAll(fields);
@@ -60,7 +60,7 @@ export function compileOperation(
     else if (f.kind === "null") fixed.set(i, "null");
     else if (f.kind === "introspection") {
       const answer = introspect(api, f, ctx);
-      if (answer.kind === "error") return constant(errorResponse(answer.message, false));
+      if (answer.kind === "error") return constantAnswer(errorResponse(answer.message, false));
       fixed.set(i, answer.json);
     }
   }
@@ -125,7 +125,8 @@ function cachedStatements(plan: OperationPlan, cache: SqlCache, onHit: () => voi
   return statements;
 }
 
-function constant(response: string): CompiledOperation {
+/** A request answered without the database (an error found before any statement runs). */
+export function constantAnswer(response: string): CompiledOperation {
   return { statements: [], assemble: () => response };
 }
 

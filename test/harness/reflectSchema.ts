@@ -2,18 +2,17 @@
 // against it (used by the schema stage's unit tests).
 
 import type pg from "pg";
-import { parseCatalog } from "../../src/catalog/parseCatalog";
 import { REFLECTION_QUERY } from "../../src/catalog/reflectionQuery";
 import { collectFields, type CollectContext } from "../../src/document/collectFields";
 import { VariableScope } from "../../src/document/inputValue";
 import { prepareDocument } from "../../src/document/prepareDocument";
 import { resolveIntrospectionField } from "../../src/execute/introspection";
+import { Resolver } from "../../src/execute/Resolver";
 import type { ApiSchema } from "../../src/schema/apiSchema";
-import { buildSchema } from "../../src/schema/buildSchema";
 
 export async function reflectSchema(client: Pick<pg.Client, "query">): Promise<ApiSchema> {
   const { rows } = await client.query(REFLECTION_QUERY);
-  return buildSchema(parseCatalog(rows[0].catalog));
+  return Resolver.apiOf(rows[0].catalog);
 }
 
 /** Runs the introspection root fields of `query`; other root fields are left out. */

@@ -1,11 +1,10 @@
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, type TestDatabase } from "../harness/db";
-import { parseCatalog } from "../../src/catalog/parseCatalog";
 import { REFLECTION_QUERY } from "../../src/catalog/reflectionQuery";
 import { prepareDocument } from "../../src/document/prepareDocument";
 import { compileOperation, type CachedStatements } from "../../src/execute/compileOperation";
-import { buildSchema } from "../../src/schema/buildSchema";
+import { Resolver } from "../../src/execute/Resolver";
 import { resolveInNode } from "./nodeResolve";
 
 describe("read queries", () => {
@@ -100,7 +99,7 @@ describe("read queries", () => {
   });
 
   it("re-binds cached statements for new variable values of the same shape", async () => {
-    const api = buildSchema(parseCatalog((await client.query(REFLECTION_QUERY)).rows[0].catalog));
+    const api = Resolver.apiOf((await client.query(REFLECTION_QUERY)).rows[0].catalog);
     const doc = prepareDocument(
       `query($e: String, $first: Int, $after: Cursor) { accountCollection(first: $first, after: $after, filter: {email: {neq: $e}}) {
         edges { cursor node { id nodeId blogCollection { edges { node { name } } } } } } }`,
