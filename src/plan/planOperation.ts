@@ -12,7 +12,7 @@ import { resolutionOf, typeSourceOf, type FunctionReturn } from "../schema/resol
 import { param } from "../sql/ast";
 import { unreachable } from "../util/invariant";
 import { coerceInput, invalid } from "./coerceInput";
-import { argDef, readArguments, type PlanContext } from "./context";
+import { argDef, readArguments, type FieldArgs, type PlanContext } from "./context";
 import { decodeNodeId, nodeIdKeyParams } from "./nodeId";
 import { planConnection } from "./planConnection";
 import { planNode } from "./planNode";
@@ -61,7 +61,7 @@ function planRootField(ctx: PlanContext, r: ResolvedField, unknown: (name: strin
     case "nodeInterface":
       return planNodeLookup(ctx, f, def, args);
     case "function":
-      return planFunction(ctx, f, def, args, res.fn, res.returns);
+      return planFunction(ctx, r, args, res.fn, res.returns);
     case "insert":
     case "update":
     case "delete":
@@ -109,13 +109,7 @@ function planNodeLookup(ctx: PlanContext, f: CollectedField, def: GraphQLField<u
   return { kind: "null", key: f.responseKey };
 }
 
-function functionArgs(
-  ctx: PlanContext,
-  fn: PgFunction,
-  def: GraphQLField<unknown, unknown>,
-  args: Map<string, InputValue>,
-  isConnection: boolean,
-): FunctionCallArg[] {
+function functionArgs(ctx: PlanContext, fn: PgFunction, def: GraphQLField<unknown, unknown>, args: FieldArgs, isConnection: boolean): FunctionCallArg[] {
   // The API lists a function's arguments in declaration order (names possibly inflected),
   // followed by the connection arguments when it returns a connection.
   const apiArgs = def.args.filter((a) => !(isConnection && CONNECTION_ARGS.has(a.name)));
@@ -136,14 +130,8 @@ function functionArgs(
   return out;
 }
 
-function planFunction(
-  ctx: PlanContext,
-  f: CollectedField,
-  def: GraphQLField<unknown, unknown>,
-  args: Map<string, InputValue>,
-  fn: PgFunction,
-  returns: FunctionReturn,
-): RootFieldPlan {
+function planFunction(ctx: PlanContext, r: ResolvedField, args: FieldArgs, fn: PgFunction, returns: FunctionReturn): RootFieldPlan {
+  const { field: f, def } = r;
   const child = getNamedType(def.type);
   switch (returns.kind) {
     case "scalar":

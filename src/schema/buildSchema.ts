@@ -1,18 +1,8 @@
 // Schema stage, entry point: catalog model → ApiSchema (graphql-js types tagged with resolutions).
 // Decides what is exposed, wires relationships and functions, and builds Query and Mutation.
 
-import {
-  GraphQLEnumType,
-  GraphQLInputObjectType,
-  GraphQLInt,
-  GraphQLList,
-  GraphQLNonNull,
-  GraphQLObjectType,
-  type GraphQLFieldConfig,
-  type GraphQLFieldConfigArgumentMap,
-  type GraphQLFieldConfigMap,
-  type GraphQLNamedType,
-} from "graphql";
+import { GraphQLEnumType, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType } from "graphql";
+import type { GraphQLFieldConfig, GraphQLFieldConfigArgumentMap, GraphQLFieldConfigMap, GraphQLNamedType } from "graphql";
 import type { Catalog, PgFunction, PgType, SchemaDirectives, Table } from "../catalog/model";
 import { DEFAULT_MAX_ROWS } from "../catalog/directives";
 import { unreachable } from "../util/invariant";

@@ -62,47 +62,38 @@ class Parser {
 
   private object(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    this.at++;
-    this.skipWhitespace();
-    if (this.text[this.at] === "}") {
-      this.at++;
-      return out;
-    }
-    for (;;) {
+    this.items("}", () => {
       this.skipWhitespace();
       const key = this.string();
       this.skipWhitespace();
       this.expect(":");
       // Defined as an own property even for "__proto__", as JSON.parse does.
       Object.defineProperty(out, key, { value: this.value(), enumerable: true, writable: true, configurable: true });
-      this.skipWhitespace();
-      if (this.text[this.at] === ",") {
-        this.at++;
-        continue;
-      }
-      this.expect("}");
-      return out;
-    }
+    });
+    return out;
   }
 
   private array(): unknown[] {
     const out: unknown[] = [];
+    this.items("]", () => out.push(this.value()));
+    return out;
+  }
+
+  /** The comma-separated items after an opening bracket, up to `close`. */
+  private items(close: string, item: () => void): void {
     this.at++;
     this.skipWhitespace();
-    if (this.text[this.at] === "]") {
+    if (this.text[this.at] === close) {
       this.at++;
-      return out;
+      return;
     }
     for (;;) {
-      out.push(this.value());
+      item();
       this.skipWhitespace();
-      if (this.text[this.at] === ",") {
-        this.at++;
-        continue;
-      }
-      this.expect("]");
-      return out;
+      if (this.text[this.at] !== ",") break;
+      this.at++;
     }
+    this.expect(close);
   }
 
   private string(): string {
