@@ -90,6 +90,13 @@ describe("read queries", () => {
     expect(r).toEqual({ data: { accountByPk: { ...expected, email: "a@x.com" } } });
   });
 
+  it("reports introspection fields as unknown where no schema enables introspection, answering the others", async () => {
+    expect(await ask(`{ __schema { queryType { name } } accountByPk(id: 1) { id } __type(name: "Account") { name } }`)).toEqual({
+      data: { accountByPk: { id: 1 } },
+      errors: [{ message: 'Unknown field "__schema" on type Query' }, { message: 'Unknown field "__type" on type Query' }],
+    });
+  });
+
   it("binds hostile variable values without changing the SQL text", async () => {
     const q = `query($e: String) { accountCollection(filter: {email: {eq: $e}}) { edges { node { id } } } }`;
     const a = await resolveInNode(client, q, { e: "a@x.com" });
