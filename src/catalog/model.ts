@@ -167,7 +167,6 @@ export interface FunctionArg {
   /** Null when the argument has no name (such functions are not exposed). */
   readonly name: string | null;
   readonly typeOid: number;
-  readonly typeName: string;
   readonly hasDefault: boolean;
   /** The default expression as PostgreSQL prints it (e.g. `'hello'::text`), when there is one. */
   readonly defaultSql: string | null;
@@ -180,7 +179,6 @@ export interface PgFunction {
   /** Input arguments only (IN / INOUT / VARIADIC), in declaration order. */
   readonly args: readonly FunctionArg[];
   readonly returnTypeOid: number;
-  readonly returnTypeName: string;
   readonly returnsSet: boolean;
   /** prorows: `setof ... rows 1` makes a computed field an object instead of a connection. */
   readonly rows: number;

@@ -79,11 +79,10 @@ interface RawFunction {
   oid: number;
   schema: string;
   name: string;
-  args: { name: string | null; mode: string; typeOid: number; typeName: string }[];
+  args: { name: string | null; mode: string; typeOid: number }[];
   nDefaults: number;
   defaults: string | null;
   returnTypeOid: number;
-  returnTypeName: string;
   returnsSet: boolean;
   rows: number;
   volatility: string;
@@ -205,7 +204,6 @@ function parseFunction(f: RawFunction): PgFunction {
   const args: FunctionArg[] = inputs.map((a, i) => ({
     name: a.name === null || a.name === "" ? null : a.name,
     typeOid: Number(a.typeOid),
-    typeName: a.typeName,
     hasDefault: i >= firstDefault,
     defaultSql: i >= firstDefault ? defaults[i - firstDefault] ?? null : null,
   }));
@@ -215,7 +213,6 @@ function parseFunction(f: RawFunction): PgFunction {
     name: f.name,
     args,
     returnTypeOid: Number(f.returnTypeOid),
-    returnTypeName: f.returnTypeName,
     returnsSet: f.returnsSet,
     rows: f.rows,
     volatility: volatility(f.volatility),

@@ -92,7 +92,8 @@ describe("reflection query", () => {
     expect(tagsType.kind).toBe("array");
 
     const fn = catalog.functions.find((f) => f.name === "account_upper")!;
-    expect(fn.args).toEqual([{ name: "rec", typeOid: expect.any(Number), typeName: "account", hasDefault: false, defaultSql: null }]);
+    const accountRowType = (await db.query("select 'account'::regtype::oid::int as oid")).rows[0].oid;
+    expect(fn.args).toEqual([{ name: "rec", typeOid: accountRowType, hasDefault: false, defaultSql: null }]);
     expect(fn.volatility).toBe("stable");
     expect(fn.canExecute).toBe(true);
   });

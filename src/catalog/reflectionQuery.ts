@@ -199,8 +199,7 @@ select json_build_object(
         select json_agg(json_build_object(
           'name', a.name,
           'mode', a.mode,
-          'typeOid', a.typ::bigint,
-          'typeName', pg_catalog.format_type(a.typ, null)
+          'typeOid', a.typ::bigint
         ) order by a.ord)
         from unnest(
           coalesce(p.proallargtypes, p.proargtypes::oid[]),
@@ -211,7 +210,6 @@ select json_build_object(
       'nDefaults', p.pronargdefaults,
       'defaults', pg_catalog.pg_get_expr(p.proargdefaults, 0),
       'returnTypeOid', p.prorettype::bigint,
-      'returnTypeName', pg_catalog.format_type(p.prorettype, null),
       'returnsSet', p.proretset,
       'rows', p.prorows,
       'volatility', p.provolatile::text,

@@ -1,5 +1,6 @@
 // Document stage: a field's selection sets + the concrete type → the merged fields it asks for,
-// in order, with @skip/@include applied and fragments inlined.
+// in order, with @skip/@include applied and fragments inlined (each fragment once per call, as
+// the spec's CollectFields does, so nested spreads cost what the document's size does).
 
 import { Kind, print, type DirectiveNode, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode } from "graphql";
 import type { VariableScope } from "./inputValue";
@@ -17,6 +18,8 @@ export interface CollectedField {
 export interface CollectContext {
   fragments: ReadonlyMap<string, FragmentDefinitionNode>;
   scope: VariableScope;
+  /** Counts the field selections visited, for tests of how much work a document costs. */
+  visited?: { fields: number };
 }
 
 /** Does a fragment's type condition apply to the concrete type (itself or an interface of it)? */
@@ -29,12 +32,15 @@ export function collectFields(
 ): CollectedField[] {
   const byKey = new Map<string, CollectedField>();
   const order: CollectedField[] = [];
+  // A fragment spread again adds nothing new (its fields merge with themselves).
+  const spread = new Set<string>();
 
   const visit = (set: SelectionSetNode): void => {
     for (const sel of set.selections) {
       if (!included(sel.directives ?? [], ctx.scope)) continue;
       switch (sel.kind) {
         case Kind.FIELD: {
+          if (ctx.visited) ctx.visited.fields++;
           const key = sel.alias?.value ?? sel.name.value;
           const existing = byKey.get(key);
           if (!existing) {
@@ -61,8 +67,11 @@ export function collectFields(
           if (!sel.typeCondition || matches(sel.typeCondition.name.value)) visit(sel.selectionSet);
           break;
         case Kind.FRAGMENT_SPREAD: {
-          const fragment = ctx.fragments.get(sel.name.value);
-          if (!fragment) throw new UserError(`Unknown fragment ${sel.name.value}`);
+          const name = sel.name.value;
+          const fragment = ctx.fragments.get(name);
+          if (!fragment) throw new UserError(`Unknown fragment ${name}`);
+          if (spread.has(name)) break;
+          spread.add(name);
           if (matches(fragment.typeCondition.name.value)) visit(fragment.selectionSet);
           break;
         }

@@ -8,7 +8,7 @@ import { parseCatalog } from "../catalog/parseCatalog";
 import { REFLECTION_QUERY } from "../catalog/reflectionQuery";
 import type { ApiSchema } from "../schema/apiSchema";
 import { buildSchema } from "../schema/buildSchema";
-import { compileOperation, type CachedStatements, type CompiledOperation } from "./compileOperation";
+import { compileOperation, constantAnswer, type CachedStatements, type CompiledOperation } from "./compileOperation";
 import { parseJsonExact } from "../util/parseJsonExact";
 import { LruMap } from "../util/LruMap";
 import { errorResponse, variablesError } from "./response";
@@ -81,18 +81,57 @@ export class Resolver {
     this.plans = new LruMap(PLAN_CACHE_SIZE, (p) => p.free());
   }
 
-  /**
-   * `variablesJson` is the variables' JSON text (jsonb's rendering of them), parsed exactly so
-   * that no integer loses digits; the text itself keys the compiled-operation cache.
-   */
-  resolve(query: string, variablesJson: string | null, operationName: string | null): string {
-    const variables = variablesJson === null ? null : parseJsonExact(variablesJson);
-    const badVariables = variablesError(variables);
-    if (badVariables) return badVariables;
-    const vars = (variables ?? {}) as Variables;
-    const { key: schemaKey, api } = this.schema();
-    if (api.loadError) return errorResponse(api.loadError, true);
+  // The steps of a request, in order: the API from the reflected catalog (apiOf), the
+  // statements to run and how to assemble their results (compile), running them (run). resolve()
+  // takes them with the caches; a caller running the statements itself (node-pg) takes them alone.
 
+  /** The API schema of a reflected catalog (the reflection query's `catalog` column). */
+  static apiOf(catalog: unknown): ApiSchema {
+    return buildSchema(parseCatalog(catalog));
+  }
+
+  /**
+   * The statements a request needs and how to assemble the response, or its error answer.
+   * `variablesJson` is the variables' JSON text, parsed exactly so that no integer loses digits.
+   */
+  static compile(api: ApiSchema, query: string, variablesJson: string | null, operationName: string | null): CompiledOperation {
+    return compileRequest(
+      variablesJson,
+      () => api,
+      () => prepareDocument(query, operationName),
+      (_, doc, vars) => compileOperation(api, doc, vars),
+    );
+  }
+
+  /** `variablesJson` is the variables' JSON text (jsonb's rendering of them); it keys the compiled cache. */
+  resolve(query: string, variablesJson: string | null, operationName: string | null): string {
+    let schemaKey = "";
+    let entry: OperationEntry | undefined;
+    const compiled = compileRequest(
+      variablesJson,
+      () => {
+        const { key, api } = this.schema();
+        schemaKey = key;
+        return api;
+      },
+      () => (entry = this.operation(schemaKey, query, operationName)).document,
+      (api, doc, vars) => this.compiledFor(entry!, api, doc, vars, variablesJson ?? "{}"),
+    );
+    return this.run(compiled);
+  }
+
+  /** Runs a compiled request's statements and assembles the response. */
+  run(compiled: CompiledOperation): string {
+    const results = compiled.statements.map((s) => {
+      if (!s) return null;
+      const rows = this.db.execute(this.plan(s.sql, s.params.length), s.params);
+      const value = rows[0]?.["result"];
+      return value === null || value === undefined ? null : String(value);
+    });
+    return compiled.assemble(results);
+  }
+
+  private operation(schemaKey: string, query: string, operationName: string | null): OperationEntry {
     const opKey = schemaKey + "\u0000" + (operationName ?? "") + "\u0000" + query;
     let entry = this.operations.get(opKey);
     if (entry) this.stats.operationCacheHits++;
@@ -105,23 +144,17 @@ export class Resolver {
       };
       this.operations.set(opKey, entry);
     }
-    if (entry.document.kind === "error") return errorResponse(entry.document.message, true);
+    return entry;
+  }
 
-    const varsKey = variablesJson ?? "{}";
+  private compiledFor(entry: OperationEntry, api: ApiSchema, doc: PreparedDocument, vars: Variables, varsKey: string): CompiledOperation {
     let compiled = entry.compiled.get(varsKey);
     if (compiled) this.stats.compiledCacheHits++;
     else {
-      compiled = compileOperation(api, entry.document, vars, entry.sql, () => this.stats.sqlCacheHits++);
+      compiled = compileOperation(api, doc, vars, entry.sql, () => this.stats.sqlCacheHits++);
       entry.compiled.set(varsKey, compiled);
     }
-
-    const results = compiled.statements.map((s) => {
-      if (!s) return null;
-      const rows = this.db.execute(this.plan(s.sql, s.params.length), s.params);
-      const value = rows[0]?.["result"];
-      return value === null || value === undefined ? null : String(value);
-    });
-    return compiled.assemble(results);
+    return compiled;
   }
 
   private plan(sql: string, paramCount: number): PreparedStatement {
@@ -161,9 +194,29 @@ export class Resolver {
       this.stats.schemaLoads++;
       this.reflectionPlan ??= this.db.prepare(REFLECTION_QUERY, 0);
       const catalogRow = this.withoutJit(() => this.db.execute(this.reflectionPlan!, [])[0]!);
-      api = buildSchema(parseCatalog(catalogRow["catalog"]));
+      api = Resolver.apiOf(catalogRow["catalog"]);
       this.schemas.set(key, api);
     }
     return { key, api };
   }
+}
+
+/**
+ * A request compiled step by step: its variables (a JSON object or absent), the API (which may
+ * have failed to load), the document, then the operation; the first failing step answers.
+ */
+function compileRequest(
+  variablesJson: string | null,
+  api: () => ApiSchema,
+  document: () => PreparedDocument | DocumentError,
+  compile: (api: ApiSchema, doc: PreparedDocument, variables: Variables) => CompiledOperation,
+): CompiledOperation {
+  const variables = variablesJson === null ? null : parseJsonExact(variablesJson);
+  const badVariables = variablesError(variables);
+  if (badVariables) return constantAnswer(badVariables);
+  const schema = api();
+  if (schema.loadError) return constantAnswer(errorResponse(schema.loadError, true));
+  const doc = document();
+  if (doc.kind === "error") return constantAnswer(errorResponse(doc.message, true));
+  return compile(schema, doc, (variables ?? {}) as Variables);
 }

@@ -2,8 +2,8 @@
 // (one per root field that needs the database) and how to assemble their JSON texts into the
 // response. Pure: the same shape serves PLV8 (sync SPI) and Node tests (async node-pg).
 
-import type { FieldNode } from "graphql";
-import type { Variables } from "../document/inputValue";
+import type { CollectContext } from "../document/collectFields";
+import { VariableScope, type Variables } from "../document/inputValue";
 import type { PreparedDocument } from "../document/prepareDocument";
 import { UserError } from "../document/UserError";
 import { planOperation } from "../plan/planOperation";
@@ -11,8 +11,8 @@ import { planShape } from "../plan/planShape";
 import type { OperationPlan, RootFieldPlan } from "../plan/types";
 import { param, pgType, type ParamNode } from "../sql/ast";
 import type { ApiSchema } from "../schema/apiSchema";
-import { introspectionEnabled, resolveIntrospectionField } from "../schema/introspection";
 import { buildRootSelect } from "../transpile/buildRootSelect";
+import { resolveIntrospectionField } from "./introspection";
 import { renderSql, type Statement } from "../sql/renderSql";
 import { errorResponse } from "./response";
 
@@ -47,19 +47,20 @@ export function compileOperation(
     plan = planOperation(api, doc, variables);
     fields = plan.fields;
   } catch (e) {
-    if (e instanceof UserError) return constant(errorResponse(e.message, e.omitData));
+    if (e instanceof UserError) return constantAnswer(errorResponse(e.message, e.omitData));
     throw e;
   }
   const statements = sqlCache ? cachedStatements(plan, sqlCache, onCacheHit) : renderAll(fields);
   // Introspection is answered up front: an error there fails the whole request.
   const fixed = new Map<number, string>();
+  const ctx: CollectContext = { fragments: doc.fragments, scope: new VariableScope(doc.operation, variables) };
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i]!;
     if (f.kind === "typename") fixed.set(i, JSON.stringify(f.value));
     else if (f.kind === "null") fixed.set(i, "null");
     else if (f.kind === "introspection") {
-      const answer = introspect(api, doc, f.field, variables);
-      if (answer.kind === "error") return constant(errorResponse(answer.message, false));
+      const answer = introspect(api, f, ctx);
+      if (answer.kind === "error") return constantAnswer(errorResponse(answer.message, false));
       fixed.set(i, answer.json);
     }
   }
@@ -124,20 +125,16 @@ function cachedStatements(plan: OperationPlan, cache: SqlCache, onHit: () => voi
   return statements;
 }
 
-function constant(response: string): CompiledOperation {
+/** A request answered without the database (an error found before any statement runs). */
+export function constantAnswer(response: string): CompiledOperation {
   return { statements: [], assemble: () => response };
 }
 
 type IntrospectionAnswer = { kind: "ok"; json: string } | { kind: "error"; message: string };
 
-function introspect(api: ApiSchema, doc: PreparedDocument, field: FieldNode, variables: Variables): IntrospectionAnswer {
-  if (!introspectionEnabled(api)) return { kind: "error", message: `Unknown field "${field.name.value}" on type Query` };
+function introspect(api: ApiSchema, field: Extract<RootFieldPlan, { kind: "introspection" }>, ctx: CollectContext): IntrospectionAnswer {
   try {
-    const answer = resolveIntrospectionField(api, field, {
-      variables,
-      fragments: Object.fromEntries(doc.fragments),
-    });
-    return { kind: "ok", json: JSON.stringify(answer) };
+    return { kind: "ok", json: JSON.stringify(resolveIntrospectionField(api, field.field, ctx)) };
   } catch (e) {
     if (e instanceof UserError) return { kind: "error", message: e.message };
     throw e;

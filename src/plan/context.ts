@@ -1,6 +1,6 @@
 // Plan stage, shared helpers: the planning context and argument reading for one field.
 
-import type { GraphQLField, GraphQLObjectType } from "graphql";
+import type { GraphQLField } from "graphql";
 import type { CollectContext } from "../document/collectFields";
 import type { InputValue, VariableScope } from "../document/inputValue";
 import { UserError } from "../document/UserError";
@@ -12,12 +12,11 @@ export interface PlanContext extends CollectContext {
   scope: VariableScope;
 }
 
+/** A field's arguments by name, absent ones left out. */
+export type FieldArgs = Map<string, InputValue>;
+
 /** The field's arguments by name, absent ones left out; unknown names are a user error. */
-export function readArguments(
-  field: CollectedField,
-  def: GraphQLField<unknown, unknown>,
-  scope: VariableScope,
-): Map<string, InputValue> {
+export function readArguments(field: CollectedField, def: GraphQLField<unknown, unknown>, scope: VariableScope): FieldArgs {
   const out = new Map<string, InputValue>();
   const extra: string[] = [];
   for (const arg of field.node.arguments ?? []) {
@@ -39,8 +38,4 @@ export function argDef(def: GraphQLField<unknown, unknown>, name: string) {
   const a = def.args.find((x) => x.name === name);
   if (!a) throw new UserError(`Unknown argument ${name}`);
   return a;
-}
-
-export function fieldOf(type: GraphQLObjectType, name: string): GraphQLField<unknown, unknown> | undefined {
-  return type.getFields()[name];
 }

@@ -8,33 +8,20 @@ import {
   type GraphQLField,
   type SelectionSetNode,
 } from "graphql";
+import { DEFAULT_MAX_ROWS } from "../catalog/directives";
 import type { Table } from "../catalog/model";
-import { collectFields } from "../document/collectFields";
 import type { InputValue } from "../document/inputValue";
 import { UserError } from "../document/UserError";
-import { inputResolutionOf, resolutionOf } from "../schema/resolution";
+import { inputResolutionOf } from "../schema/resolution";
 import { param, pgType, type ParamNode } from "../sql/ast";
 import { decodeBase64 } from "../util/base64";
 import { coerceInput, type Coerced } from "./coerceInput";
-import { argDef, fieldOf, type PlanContext } from "./context";
+import { argDef, type PlanContext } from "./context";
 import { planFilter } from "./planFilter";
 import { keyItemText, parseKeyArray } from "./parseKeyArray";
-import { planNode } from "./planNode";
-import { isTextScalar } from "./outputKind";
+import { planConnectionFields } from "./planConnectionFields";
 import { sqlTypeOf } from "./valueParams";
-import type {
-  AggregateFieldPlan,
-  ConnectionFieldPlan,
-  ConnectionPlan,
-  ConnectionSource,
-  CursorPlan,
-  EdgeFieldPlan,
-  OrderPlan,
-  OutputKind,
-  PageInfoFieldPlan,
-} from "./types";
-
-const DEFAULT_MAX_ROWS = 30;
+import type { ConnectionPlan, ConnectionSource, CursorPlan, OrderPlan } from "./types";
 
 export function maxRowsOf(ctx: PlanContext, table: Table): number {
   if (table.directives.maxRows !== undefined) return table.directives.maxRows;
@@ -93,7 +80,6 @@ export function planConnection(
 
   return {
     table,
-    typeName: type.name,
     source,
     filter: args.has("filter") ? planFilter(ctx, table, coerceInput(args.get("filter"), argDef(def, "filter").type), argDef(def, "filter").type) : null,
     order,
@@ -153,103 +139,4 @@ function decodeCursor(ctx: PlanContext, table: Table, order: OrderPlan[], cursor
     }),
     nulls: texts.map((text) => text === null),
   };
-}
-
-function planConnectionFields(
-  ctx: PlanContext,
-  type: GraphQLObjectType,
-  table: Table,
-  selectionSets: readonly SelectionSetNode[],
-): ConnectionFieldPlan[] {
-  const out: ConnectionFieldPlan[] = [];
-  for (const f of collectFields(selectionSets, (c) => c === type.name, ctx)) {
-    if (f.name === "__typename") {
-      out.push({ kind: "typename", key: f.responseKey, value: type.name });
-      continue;
-    }
-    const def = fieldOf(type, f.name);
-    const res = def ? resolutionOf(def) : undefined;
-    if (!def || !res) throw new UserError("unknown field in connection");
-    const child = getNamedType(def.type);
-    switch (res.kind) {
-      case "totalCount":
-        out.push({ kind: "totalCount", key: f.responseKey });
-        break;
-      case "pageInfo": {
-        const pageType = child as GraphQLObjectType;
-        const fields: PageInfoFieldPlan[] = [];
-        for (const pf of collectFields(f.selectionSets, (c) => c === pageType.name, ctx)) {
-          if (pf.name === "__typename") {
-            fields.push({ kind: "typename", key: pf.responseKey, value: pageType.name });
-            continue;
-          }
-          const pdef = fieldOf(pageType, pf.name);
-          const pres = pdef ? resolutionOf(pdef) : undefined;
-          if (!pres || pres.kind !== "pageInfoField") throw new UserError("unknown field in connection");
-          fields.push({ kind: pres.field, key: pf.responseKey });
-        }
-        out.push({ kind: "pageInfo", key: f.responseKey, fields });
-        break;
-      }
-      case "edges": {
-        const edgeType = child as GraphQLObjectType;
-        const fields: EdgeFieldPlan[] = [];
-        for (const ef of collectFields(f.selectionSets, (c) => c === edgeType.name, ctx)) {
-          if (ef.name === "__typename") {
-            fields.push({ kind: "typename", key: ef.responseKey, value: edgeType.name });
-            continue;
-          }
-          const edef = fieldOf(edgeType, ef.name);
-          const eres = edef ? resolutionOf(edef) : undefined;
-          if (!edef || !eres) throw new UserError("unknown field in connection");
-          if (eres.kind === "cursor") fields.push({ kind: "cursor", key: ef.responseKey });
-          else if (eres.kind === "edgeNode") {
-            const nodeType = getNamedType(edef.type) as GraphQLObjectType;
-            fields.push({ kind: "node", key: ef.responseKey, node: planNode(ctx, nodeType, table, ef.selectionSets, "quoted") });
-          } else throw new UserError("unknown field in connection");
-        }
-        out.push({ kind: "edges", key: f.responseKey, fields });
-        break;
-      }
-      case "aggregate":
-        out.push({ kind: "aggregate", key: f.responseKey, fields: planAggregate(ctx, child as GraphQLObjectType, f.selectionSets) });
-        break;
-      default:
-        throw new UserError("unknown field in connection");
-    }
-  }
-  return out;
-}
-
-function planAggregate(ctx: PlanContext, type: GraphQLObjectType, selectionSets: readonly SelectionSetNode[]): AggregateFieldPlan[] {
-  const out: AggregateFieldPlan[] = [];
-  for (const f of collectFields(selectionSets, (c) => c === type.name, ctx)) {
-    if (f.name === "__typename") {
-      out.push({ kind: "typename", key: f.responseKey, value: type.name });
-      continue;
-    }
-    const def = fieldOf(type, f.name);
-    const res = def ? resolutionOf(def) : undefined;
-    if (!def || !res) throw new UserError(`Unknown field "${f.name}" on type ${type.name}`);
-    if (res.kind === "aggregateCount") {
-      out.push({ kind: "count", key: f.responseKey });
-      continue;
-    }
-    if (res.kind !== "aggregateOp") throw new UserError(`Unknown field "${f.name}" on type ${type.name}`);
-    const opType = getNamedType(def.type) as GraphQLObjectType;
-    const fields: Extract<AggregateFieldPlan, { kind: "op" }>["fields"] = [];
-    for (const cf of collectFields(f.selectionSets, (c) => c === opType.name, ctx)) {
-      if (cf.name === "__typename") {
-        fields.push({ kind: "typename", key: cf.responseKey, value: opType.name });
-        continue;
-      }
-      const cdef = fieldOf(opType, cf.name);
-      const cres = cdef ? resolutionOf(cdef) : undefined;
-      if (!cdef || !cres || cres.kind !== "aggregateColumn") throw new UserError(`Unknown field "${cf.name}" on type ${opType.name}`);
-      const output: OutputKind = isTextScalar(getNamedType(cdef.type).name) ? { kind: "text" } : { kind: "json" };
-      fields.push({ kind: "column", key: cf.responseKey, column: cres.column.name, output });
-    }
-    out.push({ kind: "op", key: f.responseKey, op: res.op, fields });
-  }
-  return out;
 }

@@ -2,15 +2,15 @@
 // computed fields), recursing into related nodes and connections.
 
 import { GraphQLObjectType, getNamedType, type SelectionSetNode } from "graphql";
-import type { Table } from "../catalog/model";
-import { collectFields } from "../document/collectFields";
+import type { PgFunction, Table } from "../catalog/model";
 import { UserError } from "../document/UserError";
-import { resolutionOf, type Relation } from "../schema/resolution";
+import type { FunctionReturn, Relation } from "../schema/resolution";
 import { unreachable } from "../util/invariant";
-import { fieldOf, readArguments, type PlanContext } from "./context";
-import { planConnection } from "./planConnection";
+import { readArguments, type FieldArgs, type PlanContext } from "./context";
 import { outputKindOf } from "./outputKind";
-import type { NodeFieldPlan, NodePlan } from "./types";
+import { planConnection } from "./planConnection";
+import type { ConnectionSource, NodeFieldPlan, NodePlan } from "./types";
+import { walkFields, type ResolvedField } from "./walkFields";
 
 /** pg_graphql words an unknown node field differently under a connection and at the root. */
 export type UnknownFieldStyle = "quoted" | "plain";
@@ -29,81 +29,68 @@ export function planNode(
   style: UnknownFieldStyle,
 ): NodePlan {
   const interfaces = new Set(type.getInterfaces().map((i) => i.name));
-  const fields = collectFields(selectionSets, (cond) => cond === type.name || interfaces.has(cond), ctx);
-  const out: NodeFieldPlan[] = [];
-  for (const f of fields) {
-    if (f.name === "__typename") {
-      out.push({ kind: "typename", key: f.responseKey, value: type.name });
-      continue;
+  const unknown = (name: string) => unknownFieldError(name, type.name, style);
+  const matches = (cond: string) => cond === type.name || interfaces.has(cond);
+  const fields = walkFields(ctx, type, selectionSets, { matches, unknown }, (r) => planNodeField(ctx, table, r, unknown));
+  return { table, fields };
+}
+
+function planNodeField(ctx: PlanContext, table: Table, r: ResolvedField, unknown: (name: string) => UserError): NodeFieldPlan {
+  const { field: f, def, resolution } = r;
+  const key = f.responseKey;
+  const args = readArguments(f, def, ctx.scope);
+  const childType = getNamedType(def.type);
+  const objectType = (): GraphQLObjectType => {
+    if (!(childType instanceof GraphQLObjectType)) throw unknown(f.name);
+    return childType;
+  };
+  // A one-to-many relationship, whether tagged as a relation or as a connection.
+  const toMany = (relation: Relation): NodeFieldPlan => ({
+    kind: "toMany",
+    key,
+    relation,
+    connection: planConnection(ctx, objectType(), relation.to, f.selectionSets, args, def, { kind: "table" }),
+  });
+  switch (resolution.kind) {
+    case "column":
+      return { kind: "column", key, column: resolution.column.name, output: outputKindOf(def.type) };
+    case "nodeId":
+      return { kind: "nodeId", key, table };
+    case "relation": {
+      const rel = resolution.relation;
+      if (rel.cardinality === "toMany") return toMany(rel);
+      return { kind: "toOne", key, relation: rel, node: planNode(ctx, objectType(), rel.to, f.selectionSets, "quoted") };
     }
-    const def = fieldOf(type, f.name);
-    const resolution = def ? resolutionOf(def) : undefined;
-    if (!def || !resolution) throw unknownFieldError(f.name, type.name, style);
-    const args = readArguments(f, def, ctx.scope);
-    const childType = getNamedType(def.type);
-    // A one-to-many relationship, whether tagged as a relation or as a connection.
-    const toMany = (relation: Relation, connectionType: GraphQLObjectType): NodeFieldPlan => ({
-      kind: "toMany",
-      key: f.responseKey,
-      relation,
-      connection: planConnection(ctx, connectionType, relation.to, f.selectionSets, args, def, { kind: "table" }),
-    });
-    switch (resolution.kind) {
-      case "column":
-        out.push({ kind: "column", key: f.responseKey, column: resolution.column.name, output: outputKindOf(def.type) });
-        break;
-      case "nodeId":
-        out.push({ kind: "nodeId", key: f.responseKey, table });
-        break;
-      case "relation": {
-        const rel = resolution.relation;
-        if (!(childType instanceof GraphQLObjectType)) throw unknownFieldError(f.name, type.name, style);
-        if (rel.cardinality === "toOne") {
-          out.push({ kind: "toOne", key: f.responseKey, relation: rel, node: planNode(ctx, childType, rel.to, f.selectionSets, "quoted") });
-        } else {
-          out.push(toMany(rel, childType));
-        }
-        break;
-      }
-      case "connection": {
-        // A one-to-many relationship, tagged as a connection that carries its relation.
-        const rel = resolution.relation;
-        if (!rel || !(childType instanceof GraphQLObjectType)) throw unknownFieldError(f.name, type.name, style);
-        out.push(toMany(rel, childType));
-        break;
-      }
-      case "computed": {
-        const r = resolution.returns;
-        switch (r.kind) {
-          case "scalar":
-            out.push({ kind: "computedScalar", key: f.responseKey, fn: resolution.fn, output: outputKindOf(def.type) });
-            break;
-          case "node":
-            if (!(childType instanceof GraphQLObjectType)) throw unknownFieldError(f.name, type.name, style);
-            out.push({ kind: "computedRow", key: f.responseKey, fn: resolution.fn, node: planNode(ctx, childType, r.table, f.selectionSets, "quoted") });
-            break;
-          case "connection":
-            if (!(childType instanceof GraphQLObjectType)) throw unknownFieldError(f.name, type.name, style);
-            out.push({
-              kind: "computedConnection",
-              key: f.responseKey,
-              fn: resolution.fn,
-              connection: planConnection(ctx, childType, r.table, f.selectionSets, args, def, {
-                kind: "function",
-                fn: resolution.fn,
-                args: [],
-                passParentRow: true,
-              }),
-            });
-            break;
-          default:
-            unreachable(r, "function return");
-        }
-        break;
-      }
-      default:
-        throw unknownFieldError(f.name, type.name, style);
-    }
+    case "connection":
+      // A one-to-many relationship, tagged as a connection that carries its relation.
+      if (!resolution.relation) throw unknown(f.name);
+      return toMany(resolution.relation);
+    case "computed":
+      return planComputed(ctx, r, args, resolution.fn, resolution.returns, objectType);
+    default:
+      throw unknown(f.name);
   }
-  return { table, fields: out };
+}
+
+function planComputed(
+  ctx: PlanContext,
+  r: ResolvedField,
+  args: FieldArgs,
+  fn: PgFunction,
+  returns: FunctionReturn,
+  objectType: () => GraphQLObjectType,
+): NodeFieldPlan {
+  const { field: f, def } = r;
+  switch (returns.kind) {
+    case "scalar":
+      return { kind: "computedScalar", key: f.responseKey, fn, output: outputKindOf(def.type) };
+    case "node":
+      return { kind: "computedRow", key: f.responseKey, fn, node: planNode(ctx, objectType(), returns.table, f.selectionSets, "quoted") };
+    case "connection": {
+      const source: ConnectionSource = { kind: "function", fn, args: [], passParentRow: true };
+      return { kind: "computedConnection", key: f.responseKey, fn, connection: planConnection(ctx, objectType(), returns.table, f.selectionSets, args, def, source) };
+    }
+    default:
+      return unreachable(returns, "function return");
+  }
 }

@@ -3,7 +3,7 @@
 
 import { GraphQLNonNull, GraphQLObjectType, getNamedType, type GraphQLField } from "graphql";
 import type { PgFunction, Table } from "../catalog/model";
-import { collectFields, type CollectedField } from "../document/collectFields";
+import type { CollectedField } from "../document/collectFields";
 import { VariableScope, type InputValue, type Variables } from "../document/inputValue";
 import type { PreparedDocument } from "../document/prepareDocument";
 import { UserError } from "../document/UserError";
@@ -12,7 +12,7 @@ import { resolutionOf, typeSourceOf, type FunctionReturn } from "../schema/resol
 import { param } from "../sql/ast";
 import { unreachable } from "../util/invariant";
 import { coerceInput, invalid } from "./coerceInput";
-import { argDef, fieldOf, readArguments, type PlanContext } from "./context";
+import { argDef, readArguments, type FieldArgs, type PlanContext } from "./context";
 import { decodeNodeId, nodeIdKeyParams } from "./nodeId";
 import { planConnection } from "./planConnection";
 import { planNode } from "./planNode";
@@ -20,6 +20,7 @@ import { planWrite } from "./planWrite";
 import { outputKindOf } from "./outputKind";
 import { enumLabels, scalarText, sqlTypeOf } from "./valueParams";
 import type { FunctionCallArg, OperationPlan, RootFieldPlan } from "./types";
+import { walkFields, type ResolvedField } from "./walkFields";
 
 const CONNECTION_ARGS = new Set(["first", "last", "before", "after", "offset", "filter", "orderBy"]);
 
@@ -29,21 +30,20 @@ export function planOperation(api: ApiSchema, doc: PreparedDocument, variables: 
   const isMutation = doc.operation.operation === "mutation";
   const rootType = isMutation ? api.graphql.getMutationType() : api.graphql.getQueryType();
   if (!rootType) throw new UserError(isMutation ? "Unknown type Mutation" : "Unknown type Query");
-  const fields = collectFields([doc.operation.selectionSet], (c) => c === rootType.name, ctx);
-  return { kind: isMutation ? "mutation" : "query", fields: fields.map((f) => planRootField(ctx, rootType, f)) };
+  const unknown = (name: string) => new UserError(`Unknown field "${name}" on type ${rootType.name}`);
+  const before = (f: CollectedField): RootFieldPlan | undefined => {
+    if ((f.name !== "__schema" && f.name !== "__type") || rootType.name !== "Query") return undefined;
+    // Without introspection these are unknown, yet pg_graphql still answers the other fields.
+    if (!api.introspection) return { kind: "error", key: f.responseKey, message: unknown(f.name).message };
+    return { kind: "introspection", key: f.responseKey, field: f };
+  };
+  const fields = walkFields(ctx, rootType, [doc.operation.selectionSet], { unknown, before }, (r) => planRootField(ctx, r, unknown));
+  return { kind: isMutation ? "mutation" : "query", fields };
 }
 
-function planRootField(ctx: PlanContext, queryType: GraphQLObjectType, f: CollectedField): RootFieldPlan {
+function planRootField(ctx: PlanContext, r: ResolvedField, unknown: (name: string) => UserError): RootFieldPlan {
+  const { field: f, def, resolution: res } = r;
   const key = f.responseKey;
-  if (f.name === "__typename") return { kind: "typename", key, value: queryType.name };
-  if ((f.name === "__schema" || f.name === "__type") && queryType.name === "Query") {
-    // Without introspection these are unknown, yet pg_graphql still answers the other fields.
-    if (!ctx.api.introspection) return { kind: "error", key, message: `Unknown field "${f.name}" on type ${queryType.name}` };
-    return { kind: "introspection", key, field: f.node };
-  }
-  const def = fieldOf(queryType, f.name);
-  const res = def ? resolutionOf(def) : undefined;
-  if (!def || !res) throw new UserError(`Unknown field "${f.name}" on type ${queryType.name}`);
   const args = readArguments(f, def, ctx.scope);
   const child = getNamedType(def.type);
   switch (res.kind) {
@@ -61,13 +61,13 @@ function planRootField(ctx: PlanContext, queryType: GraphQLObjectType, f: Collec
     case "nodeInterface":
       return planNodeLookup(ctx, f, def, args);
     case "function":
-      return planFunction(ctx, f, def, args, res.fn, res.returns);
+      return planFunction(ctx, r, args, res.fn, res.returns);
     case "insert":
     case "update":
     case "delete":
       return planWrite(ctx, res.kind, res.table, f, def, args);
     default:
-      throw new UserError(`Unknown field "${f.name}" on type ${queryType.name}`);
+      throw unknown(f.name);
   }
 }
 
@@ -109,13 +109,7 @@ function planNodeLookup(ctx: PlanContext, f: CollectedField, def: GraphQLField<u
   return { kind: "null", key: f.responseKey };
 }
 
-function functionArgs(
-  ctx: PlanContext,
-  fn: PgFunction,
-  def: GraphQLField<unknown, unknown>,
-  args: Map<string, InputValue>,
-  isConnection: boolean,
-): FunctionCallArg[] {
+function functionArgs(ctx: PlanContext, fn: PgFunction, def: GraphQLField<unknown, unknown>, args: FieldArgs, isConnection: boolean): FunctionCallArg[] {
   // The API lists a function's arguments in declaration order (names possibly inflected),
   // followed by the connection arguments when it returns a connection.
   const apiArgs = def.args.filter((a) => !(isConnection && CONNECTION_ARGS.has(a.name)));
@@ -136,14 +130,8 @@ function functionArgs(
   return out;
 }
 
-function planFunction(
-  ctx: PlanContext,
-  f: CollectedField,
-  def: GraphQLField<unknown, unknown>,
-  args: Map<string, InputValue>,
-  fn: PgFunction,
-  returns: FunctionReturn,
-): RootFieldPlan {
+function planFunction(ctx: PlanContext, r: ResolvedField, args: FieldArgs, fn: PgFunction, returns: FunctionReturn): RootFieldPlan {
+  const { field: f, def } = r;
   const child = getNamedType(def.type);
   switch (returns.kind) {
     case "scalar":

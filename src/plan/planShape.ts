@@ -18,7 +18,7 @@ const CATALOG_KEYS: Record<string, (v: unknown) => string> = {
     const r = v as { from: { oid: number }; to: { oid: number }; fromColumns: readonly string[]; toColumns: readonly string[] };
     return "rel:" + r.from.oid + ":" + r.to.oid + ":" + JSON.stringify(r.fromColumns) + JSON.stringify(r.toColumns);
   },
-  // A GraphQL AST node (introspection fields) is fixed by the query text the cache is keyed by.
+  // An introspection field (GraphQL AST nodes) is fixed by the query text the cache is keyed by.
   field: () => "field",
 };
 

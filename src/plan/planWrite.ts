@@ -3,18 +3,19 @@
 
 import { GraphQLObjectType, getNamedType, isInputObjectType, valueFromAST, type GraphQLField } from "graphql";
 import type { Table } from "../catalog/model";
-import { collectFields, type CollectedField } from "../document/collectFields";
+import type { CollectedField } from "../document/collectFields";
 import type { InputValue } from "../document/inputValue";
 import { UserError } from "../document/UserError";
-import { inputResolutionOf, resolutionOf } from "../schema/resolution";
+import { inputResolutionOf } from "../schema/resolution";
 import { param, pgType } from "../sql/ast";
 import { coerceInput, type Coerced } from "./coerceInput";
-import { argDef, fieldOf, type PlanContext } from "./context";
+import { argDef, type PlanContext } from "./context";
 import { planFilter } from "./planFilter";
 import { planNode } from "./planNode";
 import { checkLength } from "./checkLength";
 import { enumLabels, sqlTypeOf, valueParam } from "./valueParams";
 import type { RootFieldPlan, WritePlan, WriteResultFieldPlan } from "./types";
+import { walkFields } from "./walkFields";
 
 type Obj = { [key: string]: Coerced };
 
@@ -94,20 +95,17 @@ function atMostArg(def: GraphQLField<unknown, unknown>, args: Map<string, InputV
 
 function resultFields(ctx: PlanContext, def: GraphQLField<unknown, unknown>, table: Table, f: CollectedField): WriteResultFieldPlan[] {
   const type = getNamedType(def.type) as GraphQLObjectType;
-  const out: WriteResultFieldPlan[] = [];
-  for (const rf of collectFields(f.selectionSets, (c) => c === type.name, ctx)) {
-    if (rf.name === "__typename") {
-      out.push({ kind: "typename", key: rf.responseKey, value: type.name });
-      continue;
+  const unknown = (name: string) => new UserError(`Unknown field "${name}" on type ${type.name}`);
+  return walkFields(ctx, type, f.selectionSets, { unknown }, (r): WriteResultFieldPlan => {
+    switch (r.resolution.kind) {
+      case "affectedCount":
+        return { kind: "affectedCount", key: r.field.responseKey };
+      case "records": {
+        const nodeType = getNamedType(r.def.type) as GraphQLObjectType;
+        return { kind: "records", key: r.field.responseKey, node: planNode(ctx, nodeType, table, r.field.selectionSets, "plain") };
+      }
+      default:
+        throw unknown(r.field.name);
     }
-    const rdef = fieldOf(type, rf.name);
-    const res = rdef ? resolutionOf(rdef) : undefined;
-    if (!rdef || !res) throw new UserError(`Unknown field "${rf.name}" on type ${type.name}`);
-    if (res.kind === "affectedCount") out.push({ kind: "affectedCount", key: rf.responseKey });
-    else if (res.kind === "records") {
-      const nodeType = getNamedType(rdef.type) as GraphQLObjectType;
-      out.push({ kind: "records", key: rf.responseKey, node: planNode(ctx, nodeType, table, rf.selectionSets, "plain") });
-    } else throw new UserError(`Unknown field "${rf.name}" on type ${type.name}`);
-  }
-  return out;
+  });
 }

@@ -1,7 +1,7 @@
 // Plan stage, output types: what one operation asks of the database, with every user value
 // already checked and held in a bound-parameter node. The sql stage turns it into statements.
 
-import type { FieldNode } from "graphql";
+import type { CollectedField } from "../document/collectFields";
 import type { PgFunction, Table } from "../catalog/model";
 import type { Relation } from "../schema/resolution";
 import type { Nulls, Direction, ParamNode } from "../sql/ast";
@@ -17,7 +17,7 @@ export type RootFieldPlan =
   | { kind: "connection"; key: string; connection: ConnectionPlan }
   | { kind: "row"; key: string; table: Table; source: RowSource; node: NodePlan }
   /** Answered by graphql-js against the introspection schema. */
-  | { kind: "introspection"; key: string; field: FieldNode }
+  | { kind: "introspection"; key: string; field: CollectedField }
   /** A value known without the database (e.g. a node id naming no exposed table). */
   | { kind: "null"; key: string }
   /** A field reported in `errors` and left out of `data` while the other fields still resolve. */
@@ -103,7 +103,6 @@ export interface CursorPlan {
 
 export interface ConnectionPlan {
   table: Table;
-  typeName: string;
   source: ConnectionSource;
   filter: FilterPlan | null;
   /** The requested order with the primary key appended as the tiebreaker. */

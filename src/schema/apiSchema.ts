@@ -11,7 +11,7 @@ export interface ApiSchema {
    * The same API minus the entities of schemas that did not opt in to introspection: what
    * `__schema` / `__type` describe. Null when no exposed schema opted in, in which case
    * `__schema` and `__type` are unknown fields of Query. Those selections are answered by
-   * resolveIntrospectionField() in ./introspection.
+   * resolveIntrospectionField() in execute/introspection.
    */
   readonly introspection: GraphQLSchema | null;
   readonly catalog: Catalog;

@@ -1,5 +1,6 @@
 // Integration tests: databases built here → reflection → buildSchema → introspection answers.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { GraphQLField } from "graphql";
 import type pg from "pg";
 import { freshDatabase, type TestDatabase } from "../../test/harness/db";
 import { resolutionOf } from "./resolution";
@@ -29,6 +30,16 @@ async function withSchema<T>(setup: string, body: () => Promise<T>): Promise<T> 
 }
 
 const ON = `comment on schema public is e'@graphql({"inflect_names": true, "introspection": true})';`;
+
+/** A field as the API offers it: its type and its arguments with their types. */
+function signature(field: GraphQLField<unknown, unknown> | undefined): { type: string; args: string[] } | undefined {
+  return field && { type: String(field.type), args: field.args.map((a) => `${a.name}: ${String(a.type)}`) };
+}
+
+/** The arguments of every collection field, for a table whose types are named `base`. */
+function collectionArgs(base: string): string[] {
+  return ["first: Int", "last: Int", "before: Cursor", "after: Cursor", "offset: Int", `filter: ${base}Filter`, `orderBy: [${base}OrderBy!]`];
+}
 
 function fieldNames(result: Record<string, unknown>): string[] {
   const type = result["__type"] as { fields: { name: string }[] } | null;
@@ -69,7 +80,9 @@ describe("buildSchema", () => {
           "id",
           "created_at",
         ]);
-        expect(api.graphql.getQueryType()!.getFields()["blog_postCollection"]).toBeDefined();
+        const collection = api.graphql.getQueryType()!.getFields()["blog_postCollection"];
+        expect(signature(collection)).toEqual({ type: "blog_postConnection!", args: collectionArgs("blog_post") });
+        expect(resolutionOf(collection!)).toMatchObject({ kind: "connection", table: { name: "blog_post" }, relation: null });
       },
     );
   });
@@ -179,7 +192,9 @@ describe("buildSchema", () => {
         expect(query["nameless"]).toBeUndefined();
         expect(query["paint"]).toBeUndefined();
         expect(String(query["arrDefault"]!.args[0]!.type)).toBe("[Int]!");
-        expect(api.graphql.getMutationType()!.getFields()["bump"]).toBeDefined();
+        const bump = api.graphql.getMutationType()!.getFields()["bump"];
+        expect(signature(bump)).toEqual({ type: "Int", args: ["amount: Int!"] });
+        expect(resolutionOf(bump!)).toMatchObject({ kind: "function", fn: { name: "bump", volatility: "volatile" }, returns: { kind: "scalar" } });
         const account = api.graphql.getType("Account") as import("graphql").GraphQLObjectType;
         expect(resolutionOf(account.getFields()["fullName"]!)?.kind).toBe("computed");
         const args = introspect(
@@ -234,7 +249,9 @@ describe("buildSchema", () => {
           a: { name: "Blog" },
           b: null,
         });
-        expect(api.graphql.getQueryType()!.getFields()["accountCollection"]).toBeDefined();
+        const accounts = api.graphql.getQueryType()!.getFields()["accountCollection"];
+        expect(signature(accounts)).toEqual({ type: "AccountConnection!", args: collectionArgs("Account") });
+        expect(resolutionOf(accounts!)).toMatchObject({ kind: "connection", table: { schema: "private", name: "account" } });
       },
     );
   });
@@ -268,7 +285,7 @@ describe("buildSchema", () => {
         const query = api.graphql.getQueryType()!.getFields();
         expect(query["pageInfoCollection"]).toBeUndefined();
         expect(query["blogFilterCollection"]).toBeUndefined();
-        expect(query["blogCollection"]).toBeDefined();
+        expect(signature(query["blogCollection"])).toEqual({ type: "BlogConnection!", args: collectionArgs("Blog") });
         const blog = api.graphql.getType("Blog") as import("graphql").GraphQLObjectType;
         expect(String(blog.getFields()["kind"]!.type)).toBe("Opaque");
         expect(String((api.graphql.getType("PageInfo") as import("graphql").GraphQLObjectType).getFields()["hasNextPage"]!.type)).toBe("Boolean!");
@@ -300,6 +317,24 @@ describe("buildSchema", () => {
         directives: { name: string }[];
       };
       expect(schema.directives.map((d) => d.name)).toEqual(["include", "skip"]);
+    });
+  });
+
+  it("collects introspection fields as other fields: fragments, directives with variables, merged keys", async () => {
+    await withSchema(`${ON} create table t(id int primary key);`, async () => {
+      const api = await reflectSchema(client);
+      const query = `query($skip: Boolean!, $name: String!) {
+        __type(name: $name) { ...Kind name @skip(if: $skip) ... on __Type { fields { name } } }
+        __type(name: $name) { description }
+      }
+      fragment Kind on __Type { kind }`;
+      expect(introspect(api, query, { skip: true, name: "T" })).toEqual({
+        __type: { kind: "OBJECT", fields: [{ name: "nodeId" }, { name: "id" }], description: null },
+      });
+      expect(() => introspect(api, `query($skip: Boolean) { __type(name: "T") { name @skip(if: $skip) } }`)).toThrow(
+        'Value for "if" in @skip directive is required',
+      );
+      expect(() => introspect(api, `{ __type(name: "T") { ...Missing } }`)).toThrow("Unknown fragment Missing");
     });
   });
 });

@@ -1,18 +1,8 @@
 // Schema stage, entry point: catalog model → ApiSchema (graphql-js types tagged with resolutions).
 // Decides what is exposed, wires relationships and functions, and builds Query and Mutation.
 
-import {
-  GraphQLEnumType,
-  GraphQLInputObjectType,
-  GraphQLInt,
-  GraphQLList,
-  GraphQLNonNull,
-  GraphQLObjectType,
-  type GraphQLFieldConfig,
-  type GraphQLFieldConfigArgumentMap,
-  type GraphQLFieldConfigMap,
-  type GraphQLNamedType,
-} from "graphql";
+import { GraphQLEnumType, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType } from "graphql";
+import type { GraphQLFieldConfig, GraphQLFieldConfigArgumentMap, GraphQLFieldConfigMap, GraphQLNamedType } from "graphql";
 import type { Catalog, PgFunction, PgType, SchemaDirectives, Table } from "../catalog/model";
 import { DEFAULT_MAX_ROWS } from "../catalog/directives";
 import { unreachable } from "../util/invariant";
@@ -175,7 +165,35 @@ class Builder {
 
   build(): ApiSchema {
     const catalog = this.catalog;
-    for (const table of catalog.tables) {
+    this.addTables();
+    const { queryFields, mutationFields } = this.rootFields();
+    const query = new GraphQLObjectType({
+      name: "Query",
+      description: "The root type for querying data",
+      fields: sortFields(queryFields),
+      extensions: sourced({ kind: "builtin" }),
+    });
+    const mutation =
+      Object.keys(mutationFields).length === 0
+        ? null
+        : new GraphQLObjectType({
+            name: "Mutation",
+            description: "The root type for creating and mutating data",
+            fields: sortFields(mutationFields),
+            extensions: sourced({ kind: "builtin" }),
+          });
+    const graphql = lazySchema({ query, mutation, types: dedupeByName(this.namedTypes()) });
+    return {
+      graphql,
+      introspection: null,
+      catalog,
+      settings: catalog.schemas[0]?.directives ?? DEFAULT_SETTINGS,
+      loadError: catalog.loadError,
+    };
+  }
+
+  private addTables(): void {
+    for (const table of this.catalog.tables) {
       const inflector = this.inflector(table.schema);
       if (!isExposed(table, inflector)) continue;
       // A table whose type names are taken (a built-in, or a table earlier on the search path
@@ -188,8 +206,10 @@ class Builder {
       );
     }
     this.relationsByTable = collectRelations(this.tables);
+  }
 
-    const rootFunctions = exposedFunctions(catalog.functions, this.types, this.exposedTables()).filter(
+  private rootFields(): Record<"queryFields" | "mutationFields", GraphQLFieldConfigMap<unknown, unknown>> {
+    const rootFunctions = exposedFunctions(this.catalog.functions, this.types, this.exposedTables()).filter(
       (f) => !takesRow(f.fn, this.types),
     );
 
@@ -222,46 +242,22 @@ class Builder {
       if (target[name] !== undefined) continue;
       target[name] = { ...field, extensions: resolved({ kind: "function", fn: f.fn, returns: f.returns }) };
     }
+    return { queryFields, mutationFields };
+  }
 
-    const query = new GraphQLObjectType({
-      name: "Query",
-      description: "The root type for querying data",
-      fields: sortFields(queryFields),
-      extensions: sourced({ kind: "builtin" }),
-    });
-    const mutation =
-      Object.keys(mutationFields).length === 0
-        ? null
-        : new GraphQLObjectType({
-            name: "Mutation",
-            description: "The root type for creating and mutating data",
-            fields: sortFields(mutationFields),
-            extensions: sourced({ kind: "builtin" }),
-          });
-
+  private namedTypes(): GraphQLNamedType[] {
     const named: GraphQLNamedType[] = [...this.shared.all];
     for (const t of this.tables.values()) named.push(...t.all);
     for (const e of this.enums.values()) named.push(e.type, e.filter);
     // Enums on the search path are part of the API even when no column uses them.
-    for (const t of catalog.types) {
+    for (const t of this.catalog.types) {
       if (t.kind !== "enum" || !t.exposed) continue;
       const shape = this.nameable({ kind: "enum", type: t });
       if (shape.kind !== "enum") continue;
       const e = this.enumOf(t);
       if (!named.includes(e.type)) named.push(e.type, e.filter);
     }
-    const graphql = lazySchema({
-      query,
-      mutation,
-      types: dedupeByName(named),
-    });
-    return {
-      graphql,
-      introspection: null,
-      catalog,
-      settings: catalog.schemas[0]?.directives ?? DEFAULT_SETTINGS,
-      loadError: catalog.loadError,
-    };
+    return named;
   }
 
   private byPkField(t: TableTypes): GraphQLFieldConfig<unknown, unknown> | null {

@@ -122,7 +122,17 @@ describe("buildSchema (pure)", () => {
     const api = buildSchema(parseCatalog(fixture(null)));
     const author = api.graphql.getType("author") as GraphQLObjectType;
     expect(Object.keys(author.getFields())).toContain("full_name");
-    expect(api.graphql.getQueryType()!.getFields()["authorCollection"]).toBeDefined();
+    const authors = api.graphql.getQueryType()!.getFields()["authorCollection"]!;
+    expect(String(authors.type)).toBe("authorConnection!");
+    expect(authors.args.map((a) => `${a.name}: ${String(a.type)}`)).toEqual([
+      "first: Int",
+      "last: Int",
+      "before: Cursor",
+      "after: Cursor",
+      "offset: Int",
+      "filter: authorFilter",
+      "orderBy: [authorOrderBy!]",
+    ]);
     expect(api.introspection).toBeNull();
   });
 

@@ -142,22 +142,14 @@ export function functionsByRowArgument(functions: readonly PgFunction[], types: 
 }
 
 /** Functions taking exactly one argument, the row type of `table`: its computed fields. */
-export function computedFunctions(
-  table: Table,
-  functions: readonly PgFunction[],
-  types: TypeMapper,
-  tablesByOid: ReadonlyMap<number, Table>,
-): ExposedFunction[] {
-  const out: ExposedFunction[] = [];
-  for (const fn of functions) {
-    if (fn.args.length !== 1 || !fn.canExecute || fn.isVariadic) continue;
+export function computedFunctions(table: Table, functions: readonly PgFunction[], types: TypeMapper, tablesByOid: ReadonlyMap<number, Table>): ExposedFunction[] {
+  return functions.flatMap((fn): ExposedFunction[] => {
+    if (fn.args.length !== 1 || !fn.canExecute || fn.isVariadic) return [];
     const argType = types.get(fn.args[0]!.typeOid);
-    if (argType?.kind !== "composite" || argType.relationOid !== table.oid) continue;
+    if (argType?.kind !== "composite" || argType.relationOid !== table.oid) return [];
     const returned = returnOf(fn, types, tablesByOid);
-    if (returned === null) continue;
-    out.push({ fn, args: [], ...returned });
-  }
-  return out;
+    return returned === null ? [] : [{ fn, args: [], ...returned }];
+  });
 }
 
 /** Root functions must not take a row type: those are computed fields. */

@@ -85,8 +85,8 @@ export function enumFilter(enumType: GraphQLEnumType, filterIs: GraphQLEnumType)
   });
 }
 
-export function buildSharedTypes(): SharedTypes {
-  const scalars: Record<ScalarName, GraphQLScalarType> = {
+function builtinScalars(): Record<ScalarName, GraphQLScalarType> {
+  return {
     Int: GraphQLInt,
     Float: GraphQLFloat,
     String: GraphQLString,
@@ -102,6 +102,46 @@ export function buildSharedTypes(): SharedTypes {
     Opaque: customScalar("Opaque"),
     Cursor: customScalar("Cursor"),
   };
+}
+
+/** `<Scalar>Filter` per filterable scalar, and `<Scalar>ListFilter` per scalar whose lists filter. */
+function filterTypes(scalars: Record<ScalarName, GraphQLScalarType>, filterIs: GraphQLEnumType) {
+  const scalarFilters = new Map<ScalarName, GraphQLInputObjectType>();
+  for (const [name, ops] of SCALAR_FILTER_OPS) {
+    scalarFilters.set(
+      name,
+      new GraphQLInputObjectType({
+        name: `${name}Filter`,
+        description: filterDescription(name),
+        fields: () => filterFields(scalars[name], ops, filterIs),
+        extensions: builtin,
+      }),
+    );
+  }
+  const listFilters = new Map<ScalarName, GraphQLInputObjectType>();
+  for (const name of LIST_FILTER_SCALARS) {
+    listFilters.set(
+      name,
+      new GraphQLInputObjectType({
+        name: `${name}ListFilter`,
+        description: filterDescription(`${name}List`),
+        fields: () => {
+          const fields: GraphQLInputFieldConfigMap = {};
+          const list = new GraphQLList(new GraphQLNonNull(scalars[name]));
+          for (const op of LIST_FILTER_OPS) {
+            fields[op] = { type: op === "is" ? filterIs : list, extensions: opResolution(op) };
+          }
+          return fields;
+        },
+        extensions: builtin,
+      }),
+    );
+  }
+  return { scalarFilters, listFilters };
+}
+
+export function buildSharedTypes(): SharedTypes {
+  const scalars = builtinScalars();
   const filterIs = new GraphQLEnumType({
     name: "FilterIs",
     values: { NULL: { value: "NULL" }, NOT_NULL: { value: "NOT_NULL" } },
@@ -136,37 +176,7 @@ export function buildSharedTypes(): SharedTypes {
     },
     extensions: builtin,
   });
-  const scalarFilters = new Map<ScalarName, GraphQLInputObjectType>();
-  for (const [name, ops] of SCALAR_FILTER_OPS) {
-    scalarFilters.set(
-      name,
-      new GraphQLInputObjectType({
-        name: `${name}Filter`,
-        description: filterDescription(name),
-        fields: () => filterFields(scalars[name], ops, filterIs),
-        extensions: builtin,
-      }),
-    );
-  }
-  const listFilters = new Map<ScalarName, GraphQLInputObjectType>();
-  for (const name of LIST_FILTER_SCALARS) {
-    listFilters.set(
-      name,
-      new GraphQLInputObjectType({
-        name: `${name}ListFilter`,
-        description: filterDescription(`${name}List`),
-        fields: () => {
-          const fields: GraphQLInputFieldConfigMap = {};
-          const list = new GraphQLList(new GraphQLNonNull(scalars[name]));
-          for (const op of LIST_FILTER_OPS) {
-            fields[op] = { type: op === "is" ? filterIs : list, extensions: opResolution(op) };
-          }
-          return fields;
-        },
-        extensions: builtin,
-      }),
-    );
-  }
+  const { scalarFilters, listFilters } = filterTypes(scalars, filterIs);
   return {
     scalars,
     filterIs,

@@ -94,6 +94,17 @@ const COMPARABLE: ReadonlySet<ScalarName> = new Set([
   "Datetime",
 ]);
 
+/** What every type of one table is built from. */
+interface TableBuild {
+  readonly table: Table;
+  readonly inflector: Inflector;
+  readonly shared: SharedTypes;
+  readonly types: LeafTypes;
+  readonly base: string;
+  /** The columns the role may read and the API can represent. */
+  readonly columns: readonly Column[];
+}
+
 /**
  * Builds the types of one table. `nodeFields` supplies the node type's fields beyond columns
  * (relationships, computed fields), called lazily once every table's types exist.
@@ -106,22 +117,59 @@ export function buildTableTypes(
   extraNodeFields: (t: TableTypes) => GraphQLFieldConfigMap<unknown, unknown>,
 ): TableTypes {
   const base = inflector.tableType(table);
-  const fieldBase = inflector.tableField(table);
   const columns = table.columns.filter(
     (c) => c.privileges.select && isValidName(inflector.column(c)) && types.leaf(types.shape(c)) !== null,
   );
-
-  const aggregateEnabled = table.directives.aggregate?.enabled === true;
-  const totalCountEnabled = table.directives.totalCount?.enabled === true;
+  const b: TableBuild = { table, inflector, shared, types, base, columns };
   const canInsert = table.privileges.insert || table.columns.some((c) => c.privileges.insert);
   const canUpdate = table.privileges.update || table.columns.some((c) => c.privileges.update);
-  const canDelete = table.privileges.delete;
 
   // Declared before the types so the field thunks can close over the finished record.
   let self: TableTypes;
+  const node = nodeType(b, () => extraNodeFields(self));
+  const edge = edgeType(b, node);
+  const aggregate = table.directives.aggregate?.enabled === true ? buildAggregate(table, base, columns, inflector, shared, types) : null;
+  const connection = connectionType(b, edge, aggregate?.type ?? null);
+  const filter = filterType(b);
+  const orderBy = orderByType(b);
+  const insertInput = canInsert ? inputType(b, "insert") : null;
+  const updateInput = canUpdate ? inputType(b, "update") : null;
+  const insertResponse = canInsert ? responseType(b, node, "insertResponse", "InsertResponse") : null;
+  const updateResponse = canUpdate ? responseType(b, node, "updateResponse", "UpdateResponse") : null;
+  const deleteResponse = table.privileges.delete ? responseType(b, node, "deleteResponse", "DeleteResponse") : null;
 
-  const node = new GraphQLObjectType({
-    name: base,
+  // In this order in the schema's type list.
+  const named = {
+    node,
+    connection,
+    edge,
+    filter,
+    orderBy,
+    insertInput,
+    insertResponse,
+    updateInput,
+    updateResponse,
+    deleteResponse,
+  };
+  self = {
+    table,
+    inflector,
+    base,
+    fieldBase: inflector.tableField(table),
+    columns,
+    ...named,
+    aggregate: aggregate?.type ?? null,
+    all: [...Object.values(named), ...(aggregate?.all ?? [])].filter(
+      (t): t is GraphQLObjectType | GraphQLInputObjectType => t !== null,
+    ),
+  };
+  return self;
+}
+
+function nodeType(b: TableBuild, extraFields: () => GraphQLFieldConfigMap<unknown, unknown>): GraphQLObjectType {
+  const { table, inflector, shared, types } = b;
+  return new GraphQLObjectType({
+    name: b.base,
     description: table.directives.description ?? null,
     interfaces: [shared.node],
     fields: () => {
@@ -132,7 +180,7 @@ export function buildTableTypes(
           extensions: resolved({ kind: "nodeId", table }),
         },
       };
-      for (const column of columns) {
+      for (const column of b.columns) {
         const out = types.leaf(types.shape(column))!;
         fields[inflector.column(column)] = {
           type: column.notNull ? new GraphQLNonNull(out) : out,
@@ -140,33 +188,37 @@ export function buildTableTypes(
           extensions: resolved({ kind: "column", table, column }),
         };
       }
-      return { ...fields, ...extraNodeFields(self) };
+      return { ...fields, ...extraFields() };
     },
     extensions: sourced({ kind: "node", table }),
   });
+}
 
-  const edge = new GraphQLObjectType({
-    name: `${base}Edge`,
+function edgeType(b: TableBuild, node: GraphQLObjectType): GraphQLObjectType {
+  const table = b.table;
+  return new GraphQLObjectType({
+    name: `${b.base}Edge`,
     fields: () => ({
       cursor: { type: new GraphQLNonNull(GraphQLString), extensions: resolved({ kind: "cursor" }) },
       node: { type: new GraphQLNonNull(node), extensions: resolved({ kind: "edgeNode", table }) },
     }),
     extensions: sourced({ kind: "edge", table }),
   });
+}
 
-  const aggregate = aggregateEnabled ? buildAggregate(table, base, columns, inflector, shared, types) : null;
-
-  const connection = new GraphQLObjectType({
-    name: `${base}Connection`,
+function connectionType(b: TableBuild, edge: GraphQLObjectType, aggregate: GraphQLObjectType | null): GraphQLObjectType {
+  const table = b.table;
+  return new GraphQLObjectType({
+    name: `${b.base}Connection`,
     fields: () => {
       const fields: GraphQLFieldConfigMap<unknown, unknown> = {
         edges: {
           type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(edge))),
           extensions: resolved({ kind: "edges", table }),
         },
-        pageInfo: { type: new GraphQLNonNull(shared.pageInfo), extensions: resolved({ kind: "pageInfo" }) },
+        pageInfo: { type: new GraphQLNonNull(b.shared.pageInfo), extensions: resolved({ kind: "pageInfo" }) },
       };
-      if (totalCountEnabled) {
+      if (table.directives.totalCount?.enabled === true) {
         fields["totalCount"] = {
           type: new GraphQLNonNull(GraphQLInt),
           description: "The total number of records matching the `filter` criteria",
@@ -175,8 +227,8 @@ export function buildTableTypes(
       }
       if (aggregate !== null) {
         fields["aggregate"] = {
-          type: aggregate.type,
-          description: `Aggregate functions calculated on the collection of \`${base}\``,
+          type: aggregate,
+          description: `Aggregate functions calculated on the collection of \`${b.base}\``,
           extensions: resolved({ kind: "aggregate", table }),
         };
       }
@@ -184,12 +236,15 @@ export function buildTableTypes(
     },
     extensions: sourced({ kind: "connection", table }),
   });
+}
 
+function filterType(b: TableBuild): GraphQLInputObjectType {
+  const { table, inflector, shared, types } = b;
   const filter: GraphQLInputObjectType = new GraphQLInputObjectType({
-    name: `${base}Filter`,
+    name: `${b.base}Filter`,
     fields: () => {
       const fields: GraphQLInputFieldConfigMap = {};
-      for (const column of columns) {
+      for (const column of b.columns) {
         const shape = types.shape(column);
         let type: GraphQLInputObjectType | undefined;
         if (shape.kind === "scalar") type = shared.scalarFilters.get(shape.scalar);
@@ -221,93 +276,72 @@ export function buildTableTypes(
     },
     extensions: sourced({ kind: "filter", table }),
   });
+  return filter;
+}
 
-  const orderBy = new GraphQLInputObjectType({
-    name: `${base}OrderBy`,
+function orderByType(b: TableBuild): GraphQLInputObjectType {
+  return new GraphQLInputObjectType({
+    name: `${b.base}OrderBy`,
     fields: () => {
       const fields: GraphQLInputFieldConfigMap = {};
-      for (const column of columns) {
-        const shape = types.shape(column);
+      for (const column of b.columns) {
+        const shape = b.types.shape(column);
         if (!(shape.kind === "enum" || (shape.kind === "scalar" && shape.scalar !== "JSON"))) continue;
-        fields[inflector.column(column)] = {
-          type: shared.orderByDirection,
+        fields[b.inflector.column(column)] = {
+          type: b.shared.orderByDirection,
           extensions: inputResolved({ kind: "orderByColumn", column }),
         };
       }
       return fields;
     },
-    extensions: sourced({ kind: "orderBy", table }),
+    extensions: sourced({ kind: "orderBy", table: b.table }),
   });
+}
 
-  const input = (privilege: "insert" | "update") =>
-    new GraphQLInputObjectType({
-      name: `${base}${privilege === "insert" ? "InsertInput" : "UpdateInput"}`,
-      fields: () => {
-        const fields: GraphQLInputFieldConfigMap = {};
-        for (const column of table.columns) {
-          const name = inflector.column(column);
-          if (!column.privileges[privilege] || column.isSerial || column.isGenerated || !isValidName(name)) continue;
-          const type = types.leaf(types.shape(column));
-          if (type === null) continue;
-          fields[name] = {
-            type,
-            extensions: inputResolved({ kind: privilege === "insert" ? "insertColumn" : "updateColumn", column }),
-          };
-        }
-        return fields;
+function inputType(b: TableBuild, privilege: "insert" | "update"): GraphQLInputObjectType {
+  const { table, inflector, types } = b;
+  return new GraphQLInputObjectType({
+    name: `${b.base}${privilege === "insert" ? "InsertInput" : "UpdateInput"}`,
+    fields: () => {
+      const fields: GraphQLInputFieldConfigMap = {};
+      for (const column of table.columns) {
+        const name = inflector.column(column);
+        if (!column.privileges[privilege] || column.isSerial || column.isGenerated || !isValidName(name)) continue;
+        const type = types.leaf(types.shape(column));
+        if (type === null) continue;
+        fields[name] = {
+          type,
+          extensions: inputResolved({ kind: privilege === "insert" ? "insertColumn" : "updateColumn", column }),
+        };
+      }
+      return fields;
+    },
+    extensions: sourced({ kind: privilege === "insert" ? "insertInput" : "updateInput", table }),
+  });
+}
+
+function responseType(
+  b: TableBuild,
+  node: GraphQLObjectType,
+  kind: "insertResponse" | "updateResponse" | "deleteResponse",
+  suffix: string,
+): GraphQLObjectType {
+  return new GraphQLObjectType({
+    name: `${b.base}${suffix}`,
+    fields: () => ({
+      affectedCount: {
+        type: new GraphQLNonNull(GraphQLInt),
+        description: AFFECTED_COUNT,
+        extensions: resolved({ kind: "affectedCount" }),
       },
-      extensions: sourced({ kind: privilege === "insert" ? "insertInput" : "updateInput", table }),
-    });
-  const response = (kind: "insertResponse" | "updateResponse" | "deleteResponse", suffix: string) =>
-    new GraphQLObjectType({
-      name: `${base}${suffix}`,
-      fields: () => ({
-        affectedCount: {
-          type: new GraphQLNonNull(GraphQLInt),
-          description: AFFECTED_COUNT,
-          extensions: resolved({ kind: "affectedCount" }),
-        },
-        records: {
-          type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(node))),
-          description: RECORDS,
-          extensions: resolved({ kind: "records", table }),
-        },
-      }),
-      extensions: sourced({ kind, table }),
-    });
-
-  const insertInput = canInsert ? input("insert") : null;
-  const updateInput = canUpdate ? input("update") : null;
-  const insertResponse = canInsert ? response("insertResponse", "InsertResponse") : null;
-  const updateResponse = canUpdate ? response("updateResponse", "UpdateResponse") : null;
-  const deleteResponse = canDelete ? response("deleteResponse", "DeleteResponse") : null;
-
-  // In this order in the schema's type list.
-  const named = {
-    node,
-    connection,
-    edge,
-    filter,
-    orderBy,
-    insertInput,
-    insertResponse,
-    updateInput,
-    updateResponse,
-    deleteResponse,
-  };
-  self = {
-    table,
-    inflector,
-    base,
-    fieldBase,
-    columns,
-    ...named,
-    aggregate: aggregate?.type ?? null,
-    all: [...Object.values(named), ...(aggregate?.all ?? [])].filter(
-      (t): t is GraphQLObjectType | GraphQLInputObjectType => t !== null,
-    ),
-  };
-  return self;
+      records: {
+        type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(node))),
+        description: RECORDS,
+        extensions: resolved({ kind: "records", table: b.table }),
+      },
+    }),
+    extensions: sourced({ kind, table: b.table }),
+  });
 }
 
 function buildAggregate(

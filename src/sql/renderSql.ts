@@ -19,31 +19,38 @@ const MAX_PAIRS_PER_CALL = 50;
 const SAFE_TEXT = /^[A-Za-z0-9_]*$/;
 
 export function renderSql(root: Select): Statement {
-  const params: (string | null)[] = [];
-  const nodes: ParamNode[] = [];
-  const numbers = new Map<ParamNode, number>();
+  const renderer = new Renderer();
+  const sql = renderer.select(root);
+  return { sql, params: renderer.params, nodes: renderer.nodes };
+}
 
-  function renderParam(p: ParamNode): string {
-    let n = numbers.get(p);
+/** One statement's rendering: numbers each parameter node once, in order of appearance. */
+class Renderer {
+  readonly params: (string | null)[] = [];
+  readonly nodes: ParamNode[] = [];
+  private readonly numbers = new Map<ParamNode, number>();
+
+  private renderParam(p: ParamNode): string {
+    let n = this.numbers.get(p);
     if (n === undefined) {
-      params.push(p.value);
-      nodes.push(p);
-      n = params.length;
-      numbers.set(p, n);
+      this.params.push(p.value);
+      this.nodes.push(p);
+      n = this.params.length;
+      this.numbers.set(p, n);
     }
     return "$" + n + "::" + renderType(p.type);
   }
 
-  function expr(e: Expr): string {
+  expr(e: Expr): string {
     switch (e.kind) {
       case "column":
         return quoteIdent(e.table) + "." + quoteIdent(e.name);
       case "field":
-        return "(" + expr(e.expr) + ")." + quoteIdent(e.name);
+        return "(" + this.expr(e.expr) + ")." + quoteIdent(e.name);
       case "row":
         return quoteIdent(e.table);
       case "param":
-        return renderParam(e);
+        return this.renderParam(e);
       case "int":
         invariant(Number.isSafeInteger(e.value), "int literal must be a safe integer");
         return String(e.value);
@@ -56,74 +63,79 @@ export function renderSql(root: Select): Statement {
         return "'" + e.value + "'";
       case "call": {
         const name = (e.schema === null ? "" : quoteIdent(e.schema) + ".") + functionName(e.name, e.schema);
-        const order = e.orderBy && e.orderBy.length > 0 ? " order by " + orderList(e.orderBy) : "";
-        const filter = e.filter ? " filter (where " + expr(e.filter) + ")" : "";
-        return name + "(" + e.args.map(expr).join(", ") + order + ")" + filter;
+        const order = e.orderBy && e.orderBy.length > 0 ? " order by " + this.orderList(e.orderBy) : "";
+        const filter = e.filter ? " filter (where " + this.expr(e.filter) + ")" : "";
+        return name + "(" + e.args.map((a) => this.expr(a)).join(", ") + order + ")" + filter;
       }
       case "countStar":
         return "count(*)";
       case "rowNumber":
-        return "row_number() over (order by " + orderList(e.orderBy) + ")";
+        return "row_number() over (order by " + this.orderList(e.orderBy) + ")";
       case "binary":
-        return "(" + expr(e.left) + " " + e.op + " " + expr(e.right) + ")";
+        return "(" + this.expr(e.left) + " " + e.op + " " + this.expr(e.right) + ")";
       case "and":
         if (e.items.length === 0) return "true";
-        return "(" + e.items.map(expr).join(" and ") + ")";
+        return "(" + e.items.map((x) => this.expr(x)).join(" and ") + ")";
       case "or":
         if (e.items.length === 0) return "false";
-        return "(" + e.items.map(expr).join(" or ") + ")";
+        return "(" + e.items.map((x) => this.expr(x)).join(" or ") + ")";
       case "not":
-        return "(not " + expr(e.expr) + ")";
+        return "(not " + this.expr(e.expr) + ")";
       case "isNull":
-        return "(" + expr(e.expr) + (e.negated ? " is not null)" : " is null)");
+        return "(" + this.expr(e.expr) + (e.negated ? " is not null)" : " is null)");
       case "cast":
-        return "(" + expr(e.expr) + ")::" + renderType(e.type);
+        return "(" + this.expr(e.expr) + ")::" + renderType(e.type);
       case "case":
         return (
           "case " +
-          e.whens.map((w) => "when " + expr(w.when) + " then " + expr(w.then)).join(" ") +
+          e.whens.map((w) => "when " + this.expr(w.when) + " then " + this.expr(w.then)).join(" ") +
           " else " +
-          expr(e.else) +
+          this.expr(e.else) +
           " end"
         );
       case "subquery":
-        return "(" + selectText(e.select) + ")";
+        return "(" + this.select(e.select) + ")";
       case "exists":
-        return "exists(" + selectText(e.select) + ")";
+        return "exists(" + this.select(e.select) + ")";
       case "anyOf":
-        return "(" + expr(e.expr) + " = any(" + expr(e.array) + "))";
-      case "jsonObject": {
-        // json (not jsonb): kept as written, no per-level key sorting or deduplication; the
-        // response is parsed into jsonb once, at the end.
-        if (e.entries.length === 0) return "json_build_object()";
-        const chunks: string[] = [];
-        for (let i = 0; i < e.entries.length; i += MAX_PAIRS_PER_CALL) {
-          const pairs = e.entries
-            .slice(i, i + MAX_PAIRS_PER_CALL)
-            .map((en) => expr({ kind: "text", value: en.key }) + ", " + expr(en.value));
-          chunks.push(pairs.join(", "));
-        }
-        if (chunks.length === 1) return "json_build_object(" + chunks[0]! + ")";
-        // json has no object concatenation: the rare object past the argument limit is merged
-        // as jsonb, which keeps the same keys and values.
-        return "(" + chunks.map((c) => "jsonb_build_object(" + c + ")").join(" || ") + ")::json";
-      }
+        return "(" + this.expr(e.expr) + " = any(" + this.expr(e.array) + "))";
+      case "jsonObject":
+        return this.jsonObject(e.entries);
       default: {
         return unreachable(e, "expression");
       }
     }
   }
 
-  function orderList(items: OrderItem[]): string {
-    return items.map((o) => expr(o.expr) + " " + o.direction + " nulls " + o.nulls).join(", ");
+  /**
+   * json (not jsonb): kept as written, no per-level key sorting or deduplication; the response
+   * is parsed into jsonb once, at the end.
+   */
+  private jsonObject(entries: { key: string; value: Expr }[]): string {
+    if (entries.length === 0) return "json_build_object()";
+    const chunks: string[] = [];
+    for (let i = 0; i < entries.length; i += MAX_PAIRS_PER_CALL) {
+      const pairs = entries
+        .slice(i, i + MAX_PAIRS_PER_CALL)
+        .map((en) => this.expr({ kind: "text", value: en.key }) + ", " + this.expr(en.value));
+      chunks.push(pairs.join(", "));
+    }
+    if (chunks.length === 1) return "json_build_object(" + chunks[0]! + ")";
+    // json has no object concatenation: the rare object past the argument limit is merged
+    // as jsonb, which keeps the same keys and values.
+    return "(" + chunks.map((c) => "jsonb_build_object(" + c + ")").join(" || ") + ")::json";
   }
 
-  function from(f: FromItem): string {
+  private orderList(items: OrderItem[]): string {
+    return items.map((o) => this.expr(o.expr) + " " + o.direction + " nulls " + o.nulls).join(", ");
+  }
+
+  private from(f: FromItem): string {
     switch (f.kind) {
       case "table":
         return quoteIdent(f.schema) + "." + quoteIdent(f.name) + " as " + quoteIdent(f.alias);
       case "subquery":
-        return "(" + selectText(f.select) + ") as " + quoteIdent(f.alias);
+        return "(" + this.select(f.select) + ") as " + quoteIdent(f.alias);
       case "cte":
         return quoteIdent(f.name) + " as " + quoteIdent(f.alias);
       case "function":
@@ -132,7 +144,7 @@ export function renderSql(root: Select): Statement {
           "." +
           quoteIdent(f.name) +
           "(" +
-          f.args.map((a) => (a.name === null ? "" : quoteIdent(a.name) + " => ") + expr(a.value)).join(", ") +
+          f.args.map((a) => (a.name === null ? "" : quoteIdent(a.name) + " => ") + this.expr(a.value)).join(", ") +
           ") as " +
           quoteIdent(f.alias)
         );
@@ -142,11 +154,11 @@ export function renderSql(root: Select): Statement {
     }
   }
 
-  function returning(r: Returning): string {
-    return r.length === 0 ? "" : " returning " + r.map((c) => expr(c.expr) + " as " + quoteIdent(c.alias)).join(", ");
+  private returning(r: Returning): string {
+    return r.length === 0 ? "" : " returning " + r.map((c) => this.expr(c.expr) + " as " + quoteIdent(c.alias)).join(", ");
   }
 
-  function write(w: WriteStatement): string {
+  private write(w: WriteStatement): string {
     const target = quoteIdent(w.schema) + "." + quoteIdent(w.table) + " as " + quoteIdent(w.alias);
     switch (w.kind) {
       case "insert": {
@@ -156,11 +168,11 @@ export function renderSql(root: Select): Statement {
         // and a column-less select makes as many as asked.
         const values =
           w.columns.length > 0
-            ? " values " + w.rows.map((row) => "(" + row.map((v) => (v === null ? "default" : expr(v))).join(", ") + ")").join(", ")
+            ? " values " + w.rows.map((row) => "(" + row.map((v) => (v === null ? "default" : this.expr(v))).join(", ") + ")").join(", ")
             : w.rows.length === 1
               ? " default values"
-              : " select from generate_series(1, " + expr({ kind: "int", value: w.rows.length }) + ")";
-        return "insert into " + target + columns + values + returning(w.returning);
+              : " select from generate_series(1, " + this.expr({ kind: "int", value: w.rows.length }) + ")";
+        return "insert into " + target + columns + values + this.returning(w.returning);
       }
       case "update":
         invariant(w.set.length > 0, "update needs at least one column");
@@ -168,31 +180,28 @@ export function renderSql(root: Select): Statement {
           "update " +
           target +
           " set " +
-          w.set.map((a) => quoteIdent(a.column) + " = " + expr(a.value)).join(", ") +
-          (w.where ? " where " + expr(w.where) : "") +
-          returning(w.returning)
+          w.set.map((a) => quoteIdent(a.column) + " = " + this.expr(a.value)).join(", ") +
+          (w.where ? " where " + this.expr(w.where) : "") +
+          this.returning(w.returning)
         );
       case "delete":
-        return "delete from " + target + (w.where ? " where " + expr(w.where) : "") + returning(w.returning);
+        return "delete from " + target + (w.where ? " where " + this.expr(w.where) : "") + this.returning(w.returning);
       default:
         return unreachable(w, "write statement");
     }
   }
 
-  function selectText(s: Select): string {
+  select(s: Select): string {
     invariant(s.columns.length > 0, "select needs at least one column");
-    const ctes = s.with && s.with.length > 0 ? "with " + s.with.map((c) => quoteIdent(c.name) + " as (" + write(c.statement) + ")").join(", ") + " " : "";
-    let out = ctes + "select " + s.columns.map((c) => expr(c.expr) + " as " + quoteIdent(c.alias)).join(", ");
-    if (s.from) out += " from " + from(s.from);
-    if (s.where) out += " where " + expr(s.where);
-    if (s.orderBy.length > 0) out += " order by " + orderList(s.orderBy);
-    if (s.limit) out += " limit " + expr(s.limit);
-    if (s.offset) out += " offset " + expr(s.offset);
+    const ctes = s.with && s.with.length > 0 ? "with " + s.with.map((c) => quoteIdent(c.name) + " as (" + this.write(c.statement) + ")").join(", ") + " " : "";
+    let out = ctes + "select " + s.columns.map((c) => this.expr(c.expr) + " as " + quoteIdent(c.alias)).join(", ");
+    if (s.from) out += " from " + this.from(s.from);
+    if (s.where) out += " where " + this.expr(s.where);
+    if (s.orderBy.length > 0) out += " order by " + this.orderList(s.orderBy);
+    if (s.limit) out += " limit " + this.expr(s.limit);
+    if (s.offset) out += " offset " + this.expr(s.offset);
     return out;
   }
-
-  const sql = selectText(root);
-  return { sql, params, nodes };
 }
 
 /** Built-in SQL functions the planner calls are bare lowercase names; others are quoted. */

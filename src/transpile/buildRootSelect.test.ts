@@ -44,7 +44,6 @@ function connection(filter: FilterPlan | null, extra: Partial<ConnectionPlan> = 
     key: "accountCollection",
     connection: {
       table: account,
-      typeName: "AccountConnection",
       source: { kind: "table" },
       filter,
       order: [{ column: "id", direction: "asc", nulls: "last" }],

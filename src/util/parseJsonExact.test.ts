@@ -25,4 +25,12 @@ describe("parseJsonExact", () => {
     expect(() => parseJsonExact('{"a": 12345678901234567,}')).toThrow(SyntaxError);
     expect(() => parseJsonExact("[12345678901234567] x")).toThrow(SyntaxError);
   });
+
+  it("gives every number, at any depth, to the number reader as written", () => {
+    const seen: string[] = [];
+    const value = parseJsonExact('[1, -1.50, {"a": [2e3, 9007199254740993]}]', (text) => (seen.push(text), `#${text}`));
+    expect(value).toEqual(["#1", "#-1.50", { a: ["#2e3", "#9007199254740993"] }]);
+    expect(seen).toEqual(["1", "-1.50", "2e3", "9007199254740993"]);
+    expect(() => parseJsonExact("[1,]", (text) => text)).toThrow(new SyntaxError("Unexpected token in JSON at position 3"));
+  });
 });

@@ -1,13 +1,22 @@
 // Util: JSON text → JS value, as JSON.parse gives it, except that an integer too large for a
 // JS number comes back as a BigInt, every digit kept (a BigInt variable past 2^53 must reach
-// the database as written).
+// the database as written); or, given `number`, every number as that function makes of its text.
 
 const SAFE_DIGITS = /\d{16}/;
 
-export function parseJsonExact(text: string): unknown {
+/** A number's value from its JSON text. */
+export type NumberReader = (text: string) => unknown;
+
+/** Integers past 2^53 as BigInt, other numbers as JS numbers. */
+function exactInteger(text: string): number | bigint {
+  const n = Number(text);
+  return Number.isSafeInteger(n) || !/^-?\d+$/.test(text) ? n : BigInt(text);
+}
+
+export function parseJsonExact(text: string, number?: NumberReader): unknown {
   // Only a run of 16 digits can be an integer past 2^53; JSON.parse serves everything else.
-  if (!SAFE_DIGITS.test(text)) return JSON.parse(text);
-  const parser = new Parser(text);
+  if (number === undefined && !SAFE_DIGITS.test(text)) return JSON.parse(text);
+  const parser = new Parser(text, number ?? exactInteger);
   const value = parser.value();
   parser.end();
   return value;
@@ -20,7 +29,10 @@ const WHITESPACE = /[ \t\n\r]*/y;
 class Parser {
   private at = 0;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly readNumber: NumberReader,
+  ) {}
 
   value(): unknown {
     this.skipWhitespace();
@@ -50,47 +62,38 @@ class Parser {
 
   private object(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    this.at++;
-    this.skipWhitespace();
-    if (this.text[this.at] === "}") {
-      this.at++;
-      return out;
-    }
-    for (;;) {
+    this.items("}", () => {
       this.skipWhitespace();
       const key = this.string();
       this.skipWhitespace();
       this.expect(":");
       // Defined as an own property even for "__proto__", as JSON.parse does.
       Object.defineProperty(out, key, { value: this.value(), enumerable: true, writable: true, configurable: true });
-      this.skipWhitespace();
-      if (this.text[this.at] === ",") {
-        this.at++;
-        continue;
-      }
-      this.expect("}");
-      return out;
-    }
+    });
+    return out;
   }
 
   private array(): unknown[] {
     const out: unknown[] = [];
+    this.items("]", () => out.push(this.value()));
+    return out;
+  }
+
+  /** The comma-separated items after an opening bracket, up to `close`. */
+  private items(close: string, item: () => void): void {
     this.at++;
     this.skipWhitespace();
-    if (this.text[this.at] === "]") {
+    if (this.text[this.at] === close) {
       this.at++;
-      return out;
+      return;
     }
     for (;;) {
-      out.push(this.value());
+      item();
       this.skipWhitespace();
-      if (this.text[this.at] === ",") {
-        this.at++;
-        continue;
-      }
-      this.expect("]");
-      return out;
+      if (this.text[this.at] !== ",") break;
+      this.at++;
     }
+    this.expect(close);
   }
 
   private string(): string {
@@ -101,14 +104,12 @@ class Parser {
     return JSON.parse(m[0]) as string;
   }
 
-  private number(): number | bigint {
+  private number(): unknown {
     NUMBER.lastIndex = this.at;
     const m = NUMBER.exec(this.text);
     if (!m) this.fail();
     this.at += m[0].length;
-    const n = Number(m[0]);
-    const integer = m[1] === undefined && m[2] === undefined;
-    return integer && !Number.isSafeInteger(n) ? BigInt(m[0]) : n;
+    return this.readNumber(m[0]);
   }
 
   private word<T>(word: string, value: T): T {

@@ -73,9 +73,7 @@ describe("create extension pg_graphql", () => {
 
   it("answers errors as a GraphQL error response", async () => {
     const { rows } = await db.query("select graphql.resolve('{ __typename') as r");
-    expect(rows[0].r.data ?? null).toBeNull();
-    expect(rows[0].r.errors).toHaveLength(1);
-    expect(typeof rows[0].r.errors[0].message).toBe("string");
+    expect(rows[0].r).toEqual({ errors: [{ message: "Syntax Error: Expected Name, found <EOF>." }] });
   });
 
   it("is callable by a role that is not a superuser", async () => {

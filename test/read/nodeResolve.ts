@@ -1,12 +1,9 @@
-// Test support: the resolver's pipeline run from Node over node-pg against a real server — the
-// very statements PLV8 would run, with the same assembly of their JSON texts.
+// Test support: the resolver's steps run from Node over node-pg against a real server — the very
+// statements PLV8 would run, with the same assembly of their JSON texts.
 import type pg from "pg";
-import { parseCatalog } from "../../src/catalog/parseCatalog";
 import { REFLECTION_QUERY } from "../../src/catalog/reflectionQuery";
-import { prepareDocument } from "../../src/document/prepareDocument";
-import { compileOperation } from "../../src/execute/compileOperation";
-import { errorResponse, variablesError } from "../../src/execute/response";
-import { buildSchema } from "../../src/schema/buildSchema";
+import { errorResponse } from "../../src/execute/response";
+import { Resolver } from "../../src/execute/Resolver";
 
 export interface Answer {
   response: any;
@@ -19,14 +16,9 @@ export async function resolveInNode(
   variables: unknown = {},
   operationName: string | null = null,
 ): Promise<Answer> {
-  const badVariables = variablesError(variables);
-  if (badVariables) return { response: JSON.parse(badVariables), statements: [] };
   const catalog = await client.query(REFLECTION_QUERY);
-  const api = buildSchema(parseCatalog(catalog.rows[0].catalog));
-  if (api.loadError) return { response: JSON.parse(errorResponse(api.loadError, true)), statements: [] };
-  const doc = prepareDocument(query, operationName);
-  if (doc.kind === "error") return { response: JSON.parse(errorResponse(doc.message, true)), statements: [] };
-  const compiled = compileOperation(api, doc, (variables ?? {}) as Record<string, unknown>);
+  const api = Resolver.apiOf(catalog.rows[0].catalog);
+  const compiled = Resolver.compile(api, query, JSON.stringify(variables ?? null), operationName);
   const statements = compiled.statements.filter((s): s is NonNullable<typeof s> => s !== null);
   const results: (string | null)[] = [];
   // Like graphql.resolve's exception block: an error undoes every statement of the request.

@@ -1,11 +1,10 @@
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, type TestDatabase } from "../harness/db";
-import { parseCatalog } from "../../src/catalog/parseCatalog";
 import { REFLECTION_QUERY } from "../../src/catalog/reflectionQuery";
 import { prepareDocument } from "../../src/document/prepareDocument";
 import { compileOperation, type CachedStatements } from "../../src/execute/compileOperation";
-import { buildSchema } from "../../src/schema/buildSchema";
+import { Resolver } from "../../src/execute/Resolver";
 import { resolveInNode } from "./nodeResolve";
 
 describe("read queries", () => {
@@ -80,6 +79,24 @@ describe("read queries", () => {
     });
   });
 
+  it("answers a document of 30 fragment levels, each spreading the next twice", async () => {
+    const levels = 30;
+    const fragments = Array.from({ length: levels }, (_, i) => {
+      const next = i + 1 < levels ? `...F${i + 1} ...F${i + 1}` : "email";
+      return `fragment F${i} on Account { id${i}: id ${next} }`;
+    });
+    const r = await ask(`{ accountByPk(id: 1) { ...F0 } }\n${fragments.join("\n")}`);
+    const expected: Record<string, unknown> = Object.fromEntries(Array.from({ length: levels }, (_, i) => [`id${i}`, 1]));
+    expect(r).toEqual({ data: { accountByPk: { ...expected, email: "a@x.com" } } });
+  });
+
+  it("reports introspection fields as unknown where no schema enables introspection, answering the others", async () => {
+    expect(await ask(`{ __schema { queryType { name } } accountByPk(id: 1) { id } __type(name: "Account") { name } }`)).toEqual({
+      data: { accountByPk: { id: 1 } },
+      errors: [{ message: 'Unknown field "__schema" on type Query' }, { message: 'Unknown field "__type" on type Query' }],
+    });
+  });
+
   it("binds hostile variable values without changing the SQL text", async () => {
     const q = `query($e: String) { accountCollection(filter: {email: {eq: $e}}) { edges { node { id } } } }`;
     const a = await resolveInNode(client, q, { e: "a@x.com" });
@@ -89,7 +106,7 @@ describe("read queries", () => {
   });
 
   it("re-binds cached statements for new variable values of the same shape", async () => {
-    const api = buildSchema(parseCatalog((await client.query(REFLECTION_QUERY)).rows[0].catalog));
+    const api = Resolver.apiOf((await client.query(REFLECTION_QUERY)).rows[0].catalog);
     const doc = prepareDocument(
       `query($e: String, $first: Int, $after: Cursor) { accountCollection(first: $first, after: $after, filter: {email: {neq: $e}}) {
         edges { cursor node { id nodeId blogCollection { edges { node { name } } } } } } }`,

@@ -180,8 +180,8 @@ describe("mutations", () => {
     it("are Mutation fields; stable functions stay on Query", async () => {
       expect(await resolve(client, `mutation { bumpPoints(accountId: 1, by: "5") }`)).toEqual({ data: { bumpPoints: "15" } });
       expect(await resolve(client, `mutation { bumpPoints(accountId: 1) }`)).toEqual({ data: { bumpPoints: "16" } });
-      expect(failure(await resolve(client, `query { bumpPoints(accountId: 1) }`))[0]).toContain("bumpPoints");
-      expect(failure(await resolve(client, `mutation { accountEmails }`))[0]).toContain("accountEmails");
+      expect(failure(await resolve(client, `query { bumpPoints(accountId: 1) }`))).toEqual(['Unknown field "bumpPoints" on type Query']);
+      expect(failure(await resolve(client, `mutation { accountEmails }`))).toEqual(['Unknown field "accountEmails" on type Mutation']);
     });
 
     it("return rows as objects and sets of rows as connections", async () => {

@@ -52,7 +52,7 @@ describe("privileges gate the write API", () => {
   it("gives a role without write privileges no Mutation type", async () => {
     expect(await resolve(reader, `{ __schema { mutationType { name } } }`)).toEqual({ data: { __schema: { mutationType: null } } });
     const answer = await resolve(reader, `mutation { insertIntoProjectCollection(objects: {title: "x"}) { affectedCount } }`);
-    expect(failure(answer)).toHaveLength(1);
+    expect(failure(answer)).toEqual(["Unknown type Mutation"]);
     expect(await rows(admin, "select count(*)::int as n from project")).toEqual([{ n: 1 }]);
   });
 
@@ -60,9 +60,9 @@ describe("privileges gate the write API", () => {
     const answer = await resolve(editor, MUTATION_FIELDS);
     const names = answer.data.__schema.mutationType.fields.map((f: { name: string }) => f.name).sort();
     expect(names).toEqual(["insertIntoMemoCollection", "insertIntoProjectCollection", "touchProject", "updateMemoCollection", "updateProjectCollection"]);
-    expect(failure(await resolve(editor, `mutation { deleteFromProjectCollection(atMost: 10) { affectedCount } }`))[0]).toContain(
-      "deleteFromProjectCollection",
-    );
+    expect(failure(await resolve(editor, `mutation { deleteFromProjectCollection(atMost: 10) { affectedCount } }`))).toEqual([
+      'Unknown field "deleteFromProjectCollection" on type Mutation',
+    ]);
     expect(await rows(admin, "select count(*)::int as n from project")).toEqual([{ n: 1 }]);
   });
 

@@ -2,11 +2,8 @@
 // wrapper's subtransaction decides what a failed request leaves behind), and the statements the
 // pipeline compiles for a request, seen from Node without running them.
 import type pg from "pg";
-import { parseCatalog } from "../../src/catalog/parseCatalog";
 import { REFLECTION_QUERY } from "../../src/catalog/reflectionQuery";
-import { prepareDocument } from "../../src/document/prepareDocument";
-import { compileOperation } from "../../src/execute/compileOperation";
-import { buildSchema } from "../../src/schema/buildSchema";
+import { Resolver } from "../../src/execute/Resolver";
 import { freshDatabase, type TestDatabase } from "../harness/db";
 
 /** A fresh database with pg_graphql (names inflected) and the given schema, and a client on it. */
@@ -45,10 +42,8 @@ export interface CompiledStatement {
 /** The statements a request compiles to for the client's current role, without running them. */
 export async function compiledStatements(client: pg.Client, query: string, variables: Record<string, unknown> = {}): Promise<CompiledStatement[]> {
   const catalog = await client.query(REFLECTION_QUERY);
-  const api = buildSchema(parseCatalog(catalog.rows[0].catalog));
-  const doc = prepareDocument(query, null);
-  if (doc.kind === "error") throw new Error(doc.message);
-  const compiled = compileOperation(api, doc, variables);
+  const compiled = Resolver.compile(Resolver.apiOf(catalog.rows[0].catalog), query, JSON.stringify(variables), null);
+  if (compiled.statements.length === 0) throw new Error("no statements: " + compiled.assemble([]));
   return compiled.statements.filter((s): s is NonNullable<typeof s> => s !== null).map((s) => ({ sql: s.sql, params: s.params }));
 }
 

@@ -1,5 +1,6 @@
-// Schema stage, introspection: an ApiSchema + a root `__schema` / `__type` field → its JSON answer,
+// Execute stage, introspection: an ApiSchema + a root `__schema` / `__type` field → its JSON answer,
 // the way pg_graphql gives it (its scalar descriptions, types in name order, only @include/@skip).
+// Fields are collected and variables read by the document stage, as for every other field.
 
 import {
   GraphQLEnumType,
@@ -10,14 +11,8 @@ import {
   GraphQLObjectType,
   GraphQLScalarType,
   GraphQLUnionType,
-  Kind,
   astFromValue,
   print,
-  valueFromASTUntyped,
-  type ArgumentNode,
-  type DirectiveNode,
-  type FieldNode,
-  type FragmentDefinitionNode,
   type GraphQLArgument,
   type GraphQLField,
   type GraphQLInputField,
@@ -26,15 +21,11 @@ import {
   type GraphQLType,
   type SelectionSetNode,
 } from "graphql";
+import { collectFields, type CollectContext, type CollectedField } from "../document/collectFields";
+import type { ApiSchema } from "../schema/apiSchema";
+import { printedDefaultOf } from "../schema/resolution";
+import { SCALAR_DESCRIPTIONS, type ScalarName } from "../schema/scalars";
 import { invariant, unreachable } from "../util/invariant";
-import type { ApiSchema } from "./apiSchema";
-import { printedDefaultOf } from "./resolution";
-import { SCALAR_DESCRIPTIONS, type ScalarName } from "./scalars";
-
-export interface IntrospectionContext {
-  readonly variables: Readonly<Record<string, unknown>>;
-  readonly fragments: Readonly<Record<string, FragmentDefinitionNode>>;
-}
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -59,39 +50,25 @@ const DIRECTIVES: readonly DirectiveInfo[] = [
 ];
 const DIRECTIVE_LOCATIONS = ["FIELD", "FRAGMENT_SPREAD", "INLINE_FRAGMENT"];
 
-/** True when `__schema` / `__type` are fields of Query for this schema (some schema opted in). */
-export function introspectionEnabled(api: ApiSchema): boolean {
-  return api.introspection !== null;
-}
-
 /**
- * Resolves one root `__schema` or `__type` field (aliases are the caller's business). Throws if
- * introspection is disabled: callers check introspectionEnabled() first and report the field as
- * unknown, as pg_graphql does.
+ * Resolves one root `__schema` or `__type` field (its key is the caller's business). The plan
+ * stage makes these fields only where introspection is enabled, as pg_graphql does.
  */
-export function resolveIntrospectionField(api: ApiSchema, field: FieldNode, ctx: IntrospectionContext): Json {
+export function resolveIntrospectionField(api: ApiSchema, field: CollectedField, ctx: CollectContext): Json {
   const schema = api.introspection;
   invariant(schema !== null, "introspection is disabled for this schema");
-  switch (field.name.value) {
+  switch (field.name) {
     case "__schema":
-      return resolveObject({ kind: "__Schema", schema }, field.selectionSet, ctx, schema);
+      return resolveObject({ kind: "__Schema", schema }, field.selectionSets, ctx, schema);
     case "__type": {
-      const name = argumentValue(field, "name", ctx);
+      const arg = field.node.arguments?.find((a) => a.name.value === "name");
+      const name = arg === undefined ? undefined : ctx.scope.value(arg.value);
       const type = typeof name === "string" ? schema.getTypeMap()[name] : undefined;
-      return type === undefined ? null : resolveObject({ kind: "__Type", type }, field.selectionSet, ctx, schema);
+      return type === undefined ? null : resolveObject({ kind: "__Type", type }, field.selectionSets, ctx, schema);
     }
     default:
-      invariant(false, `not an introspection field: ${field.name.value}`);
+      invariant(false, `not an introspection field: ${field.name}`);
   }
-}
-
-function argumentValue(
-  node: { readonly arguments?: readonly ArgumentNode[] },
-  name: string,
-  ctx: IntrospectionContext,
-): unknown {
-  const arg = node.arguments?.find((a) => a.name.value === name);
-  return arg === undefined ? undefined : valueFromASTUntyped(arg.value, ctx.variables as Record<string, unknown>);
 }
 
 function byName(a: GraphQLNamedType, b: GraphQLNamedType): number {
@@ -112,104 +89,38 @@ function schemaTypes(schema: GraphQLSchema): readonly Meta[] {
   return types;
 }
 
-function isIncluded(node: { readonly directives?: readonly DirectiveNode[] }, ctx: IntrospectionContext): boolean {
-  for (const d of node.directives ?? []) {
-    const value = argumentValue(d, "if", ctx);
-    if (d.name.value === "skip" && value === true) return false;
-    if (d.name.value === "include" && value === false) return false;
-  }
-  return true;
-}
-
-/** Fields of a selection set by response key, fragments expanded, in first-seen order. */
-function collectFields(
-  selectionSet: SelectionSetNode,
-  typeName: string,
-  ctx: IntrospectionContext,
-  out: Map<string, FieldNode[]> = new Map(),
-  visited: Set<string> = new Set(),
-): Map<string, FieldNode[]> {
-  for (const selection of selectionSet.selections) {
-    if (!isIncluded(selection, ctx)) continue;
-    switch (selection.kind) {
-      case Kind.FIELD: {
-        const key = selection.alias?.value ?? selection.name.value;
-        const list = out.get(key) ?? [];
-        list.push(selection);
-        out.set(key, list);
-        break;
-      }
-      case Kind.INLINE_FRAGMENT: {
-        const cond = selection.typeCondition?.name.value;
-        if (cond === undefined || cond === typeName) collectFields(selection.selectionSet, typeName, ctx, out, visited);
-        break;
-      }
-      case Kind.FRAGMENT_SPREAD: {
-        const name = selection.name.value;
-        const fragment = ctx.fragments[name];
-        if (fragment === undefined || visited.has(name)) break;
-        visited.add(name);
-        if (fragment.typeCondition.name.value === typeName) {
-          collectFields(fragment.selectionSet, typeName, ctx, out, visited);
-        }
-        break;
-      }
-      default:
-        return unreachable(selection, "selection");
-    }
-  }
-  return out;
-}
-
-/** Several nodes for one response key merge their sub-selections. */
-function mergedSelection(nodes: readonly FieldNode[]): SelectionSetNode | undefined {
-  const sets = nodes.map((n) => n.selectionSet).filter((s): s is SelectionSetNode => s !== undefined);
-  if (sets.length === 0) return undefined;
-  if (sets.length === 1) return sets[0];
-  return { kind: Kind.SELECTION_SET, selections: sets.flatMap((s) => s.selections) };
-}
-
-/** A selection set's fields for one meta type: response key, field name, merged sub-selection. */
-type FieldPlan = readonly { readonly key: string; readonly name: string; readonly sub: SelectionSetNode | undefined }[];
+/** A selection's fields for one meta type: response key, field name, merged sub-selections. */
+type FieldPlan = readonly { readonly key: string; readonly name: string; readonly sub: readonly SelectionSetNode[] }[];
 
 /**
- * Plans per selection set and meta type, for one request: a full `__schema` walk visits the same
- * selection sets thousands of times.
+ * Plans per selection and meta type, for one request: a full `__schema` walk visits the same
+ * selections thousands of times (each list of selection sets is made once, so it is the key).
  */
-const planCache = new WeakMap<IntrospectionContext, Map<SelectionSetNode, Map<string, FieldPlan>>>();
+const planCache = new WeakMap<CollectContext, Map<readonly SelectionSetNode[], Map<string, FieldPlan>>>();
 
-function fieldPlan(selectionSet: SelectionSetNode, kind: string, ctx: IntrospectionContext): FieldPlan {
-  let bySet = planCache.get(ctx);
-  if (bySet === undefined) {
-    bySet = new Map();
-    planCache.set(ctx, bySet);
+function fieldPlan(selectionSets: readonly SelectionSetNode[], kind: string, ctx: CollectContext): FieldPlan {
+  let bySets = planCache.get(ctx);
+  if (bySets === undefined) {
+    bySets = new Map();
+    planCache.set(ctx, bySets);
   }
-  let byKind = bySet.get(selectionSet);
+  let byKind = bySets.get(selectionSets);
   if (byKind === undefined) {
     byKind = new Map();
-    bySet.set(selectionSet, byKind);
+    bySets.set(selectionSets, byKind);
   }
   let plan = byKind.get(kind);
   if (plan === undefined) {
-    plan = [...collectFields(selectionSet, kind, ctx)].map(([key, nodes]) => ({
-      key,
-      name: nodes[0]!.name.value,
-      sub: mergedSelection(nodes),
-    }));
+    plan = collectFields(selectionSets, (c) => c === kind, ctx).map((f) => ({ key: f.responseKey, name: f.name, sub: f.selectionSets }));
     byKind.set(kind, plan);
   }
   return plan;
 }
 
-function resolveObject(
-  meta: Meta,
-  selectionSet: SelectionSetNode | undefined,
-  ctx: IntrospectionContext,
-  schema: GraphQLSchema,
-): Json {
-  if (selectionSet === undefined) return null;
+function resolveObject(meta: Meta, selectionSets: readonly SelectionSetNode[], ctx: CollectContext, schema: GraphQLSchema): Json {
+  if (selectionSets.length === 0) return null;
   const result: { [key: string]: Json } = {};
-  for (const { key, name, sub } of fieldPlan(selectionSet, meta.kind, ctx)) {
+  for (const { key, name, sub } of fieldPlan(selectionSets, meta.kind, ctx)) {
     if (name === "__typename") {
       // pg_graphql answers `__typename` inside `__type` with the described type's own name.
       result[key] = meta.kind === "__Type" ? typeNameOf(meta.type) : meta.kind;
@@ -229,7 +140,7 @@ function isMeta(v: unknown): v is Meta {
     String((v as { kind: string }).kind).startsWith("__");
 }
 
-function toJson(value: Value, sub: SelectionSetNode | undefined, ctx: IntrospectionContext, schema: GraphQLSchema): Json {
+function toJson(value: Value, sub: readonly SelectionSetNode[], ctx: CollectContext, schema: GraphQLSchema): Json {
   if (Array.isArray(value)) {
     return value.map((v) => (isMeta(v) ? resolveObject(v, sub, ctx, schema) : (v as Json)));
   }
