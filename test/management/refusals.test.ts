@@ -173,7 +173,8 @@ describe("what a project's roles may do", () => {
   it("lets the owner into its own database only", async () => {
     const { ref } = users.alice;
     const names = projectNames(ref);
-    for (const database of [users.bob.ref, platform.platformDatabase, "pg_graphql_project_template", "postgres"]) {
+    // (`postgres` is the operator's: a single-database deployment may serve from it.)
+    for (const database of [users.bob.ref, platform.platformDatabase, "pg_graphql_project_template", "template1"]) {
       await expect(connectAs(names.owner, database), database).rejects.toThrow();
       await expect(connectAs(names.authenticator, database), database).rejects.toThrow();
     }
