@@ -10,8 +10,9 @@ import { Database } from "./database";
 import { graphiqlPage } from "./graphiqlPage";
 import { identify, type Identity } from "./identity";
 import { Keyring, type ApiKeys } from "./keys";
+import { replyWithOutcome } from "./outcomeReply";
 import { operationType, payloadFromBody, payloadFromSearch, type PayloadResult } from "./payload";
-import { invariant, unreachable } from "../../src/util/invariant";
+import { invariant } from "../../src/util/invariant";
 
 export interface AppOptions {
   config: ServerConfig;
@@ -91,22 +92,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     if (viaGet && operationType(parsed.payload) === OperationTypeNode.MUTATION) {
       return fail(reply.header("allow", "POST"), 405, "Mutations are accepted only over POST");
     }
-    const outcome = await database.resolve(identity.role, identity.claims, config.schemas, parsed.payload);
-    switch (outcome.kind) {
-      case "result":
-        // The resolver's JSON text goes out as it came from the database.
-        return reply.code(200).type("application/json; charset=utf-8").send(outcome.body);
-      case "rejected":
-        return reply.code(200).send({ data: null, errors: [{ message: outcome.message }] });
-      case "failed":
-        request.log.error({ code: outcome.code, message: outcome.message }, "resolve failed");
-        return fail(reply, 500, "Internal server error");
-      case "unavailable":
-        request.log.error({ message: outcome.message }, "database unavailable");
-        return fail(reply, 503, "The database is unavailable");
-      default:
-        return unreachable(outcome, "outcome");
-    }
+    return replyWithOutcome(request, reply, await database.resolve(identity.role, identity.claims, config.schemas, parsed.payload));
   };
 
   fastify.post(endpointPath, { onRequest: authorize }, (request, reply) =>

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { OperationTypeNode } from "graphql";
 import { identify } from "../../identity";
 import { operationType, payloadFromBody, payloadFromSearch } from "../../payload";
-import { unreachable } from "../../../../src/util/invariant";
+import { replyWithOutcome } from "../../outcomeReply";
 import type { ProjectPools } from "./projectPools";
 
 export const projectPathPrefix = "/project/:ref";
@@ -31,24 +31,12 @@ async function answer(pools: ProjectPools, ref: string, request: FastifyRequest,
     return fail(reply.header("allow", "POST"), 405, "Mutations are accepted only over POST");
   }
   const outcome = await entry.database.resolve(identity.role, identity.claims, schemas, parsed.payload);
-  switch (outcome.kind) {
-    case "result":
-      return reply.code(200).type("application/json; charset=utf-8").send(outcome.body);
-    case "rejected":
-      return reply.code(200).send({ data: null, errors: [{ message: outcome.message }] });
-    case "failed":
-      request.log.error({ ref, code: outcome.code, message: outcome.message }, "resolve failed");
-      return fail(reply, 500, "Internal server error");
-    case "unavailable": {
-      // Paused or removed by another process, or the server is down: look again next time.
-      await pools.release(ref);
-      const now = await pools.get(ref).catch(() => undefined);
-      const why = now === undefined ? "it no longer exists" : now.project.status === "INACTIVE" ? "it is paused" : "its database does not answer";
-      return fail(reply, 503, `Project ${ref} is not available: ${why}`);
-    }
-    default:
-      return unreachable(outcome, "outcome");
-  }
+  if (outcome.kind !== "unavailable") return replyWithOutcome(request, reply, outcome);
+  // Paused or removed by another process, or the server is down: look again next time.
+  await pools.release(ref);
+  const now = await pools.get(ref).catch(() => undefined);
+  const why = now === undefined ? "it no longer exists" : now.project.status === "INACTIVE" ? "it is paused" : "its database does not answer";
+  return fail(reply, 503, `Project ${ref} is not available: ${why}`);
 }
 
 export function registerProjectGraphql(fastify: FastifyInstance, pools: ProjectPools): void {
