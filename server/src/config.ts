@@ -125,7 +125,10 @@ export function parseCommand(argv: string[], env: Env): Command {
     schemas,
     logLevel: pick("log-level", "LOG_LEVEL") ?? "info",
   };
-  const management = parseManagementConfig(pick);
+  const fail = (message: string): never => {
+    throw new ConfigError(message);
+  };
+  const management = parseManagementConfig(pick, fail);
 
   switch (name) {
     case "start":
@@ -140,7 +143,7 @@ export function parseCommand(argv: string[], env: Env): Command {
       return { kind: "demo", config: { ...common, jwtSecret } };
     case "token":
       if (!management) throw new ConfigError("a platform database URL is needed (--platform-database-url or PLATFORM_DATABASE_URL)");
-      return { kind: "token", platformDatabaseUrl: management.platformDatabaseUrl, command: parseTokenCommand(positionals, pick) };
+      return { kind: "token", platformDatabaseUrl: management.platformDatabaseUrl, command: parseTokenCommand(positionals, pick, fail) };
     default:
       throw new ConfigError(`unknown command "${name}"`);
   }

@@ -16,6 +16,8 @@ let failAt: ProvisionStep | undefined;
 /** Every ref the provisioner started to make (other test files share the cluster, so its
  * databases and roles are looked up by these refs, not counted). */
 const started: string[] = [];
+/** When set, called while a create is between its steps (after the database is made). */
+let duringCreate: ((ref: string) => Promise<void>) | undefined;
 const users: Record<"alice" | "bob", { token: string; slug: string; ref: string; anon: string; secret: string }> = {} as never;
 const server = () => clusterUrl(clusterInfo());
 
@@ -33,6 +35,7 @@ beforeAll(async () => {
     logLevel: "fatal",
     checkpoint: async (step, ref) => {
       if (step === "recorded") started.push(ref);
+      if (step === "database") await duringCreate?.(ref);
       if (step === failAt) throw new Error(`injected failure after ${step}`);
     },
   });
@@ -229,6 +232,28 @@ describe("a create that fails halfway", () => {
     }
     expect(await snapshot()).toEqual({ ...before, started: before.started + 1 });
     expect(await tracesOf(server(), started.at(-1)!)).toEqual({ databases: [], roles: [] });
+  });
+});
+
+describe("a create in progress", () => {
+  it("shows the project as COMING_UP until its database is ready", async () => {
+    const seen: string[] = [];
+    duringCreate = async (ref) => {
+      seen.push((await api(platform.baseUrl, users.alice.token, "GET", `/v1/projects/${ref}`)).body.status);
+    };
+    try {
+      const r = await api(platform.baseUrl, users.alice.token, "POST", "/v1/projects", {
+        name: "slow",
+        organization_slug: users.alice.slug,
+        region: "us-east-1",
+        db_pass: "pw",
+      });
+      expect(r.body.status).toBe("ACTIVE_HEALTHY");
+      expect(seen).toEqual(["COMING_UP"]);
+      expect((await api(platform.baseUrl, users.alice.token, "DELETE", `/v1/projects/${r.body.ref}`)).status).toBe(200);
+    } finally {
+      duringCreate = undefined;
+    }
   });
 });
 
