@@ -105,6 +105,16 @@ describe("bad input", () => {
     expect((await api(platform.baseUrl, alice().token, "GET", `/v1/projects/${alice().ref}`)).body.name).toBe("alice-app");
   });
 
+  it("takes an empty JSON body as no body: fine for pause and restore, a 400 where a body is needed", async () => {
+    const { token, ref } = users.alice;
+    const json = { "content-type": "application/json" };
+    expect((await api(platform.baseUrl, token, "POST", `/v1/projects/${ref}/pause`, undefined, json)).status).toBe(200);
+    expect((await api(platform.baseUrl, token, "POST", `/v1/projects/${ref}/restore`, undefined, json)).status).toBe(200);
+    const empty = await api(platform.baseUrl, token, "POST", "/v1/organizations", undefined, json);
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toMatch(/body must be object/);
+  });
+
   it("answers 404 with a message for paths it does not serve", async () => {
     const r = await api(platform.baseUrl, alice().token, "GET", "/v1/nothing-here");
     expect(r.status).toBe(404);

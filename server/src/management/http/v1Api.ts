@@ -42,6 +42,13 @@ export async function v1Api(fastify: FastifyInstance, options: { services: Servi
   const users = new WeakMap<FastifyRequest, User>();
 
   fastify.setValidatorCompiler(validatorCompiler);
+  // Generated clients send `content-type: application/json` on bodiless calls (pause, restore):
+  // an empty body is no body here; the schema then says whether one was needed.
+  const parseJson = fastify.getDefaultJsonParser("error", "error");
+  fastify.removeContentTypeParser("application/json");
+  fastify.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) =>
+    body === "" ? done(null, undefined) : parseJson(request, body as string, done),
+  );
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error instanceof ApiError || (error.statusCode !== undefined && error.statusCode >= 400) ? error.statusCode! : 500;
     if (status >= 500) {
