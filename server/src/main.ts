@@ -19,7 +19,8 @@ async function main(): Promise<void> {
       return;
     case "start": {
       const running = await serve(command.config);
-      process.stdout.write(`pg_graphql server is running\n${banner(running)}\n`);
+      const management: Array<[string, string]> = command.config.management ? [["Management API", `${running.baseUrl}/v1`]] : [];
+      process.stdout.write(`pg_graphql server is running\n${banner(running, management)}\n`);
       onShutdown(() => running.app.close());
       return;
     }

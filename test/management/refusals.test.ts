@@ -115,6 +115,21 @@ describe("bad input", () => {
     expect(empty.body.message).toMatch(/body must be object/);
   });
 
+  it("refuses bad requests at a project's GraphQL endpoint without touching its database", async () => {
+    const endpoint = `${platform.baseUrl}/project/${users.alice.ref}/graphql/v1`;
+    const noKey = await api(platform.baseUrl, undefined, "POST", `/project/${users.alice.ref}/graphql/v1`, { query: "{ __typename }" });
+    expect(noKey.status).toBe(401);
+    const headers = { "content-type": "application/json", apikey: users.alice.anon };
+    const malformed = await fetch(endpoint, { method: "POST", headers, body: '{"query": ' });
+    expect(malformed.status).toBe(400);
+    const notGraphql = await fetch(endpoint, { method: "POST", headers, body: JSON.stringify({ query: 1 }) });
+    expect(notGraphql.status).toBe(400);
+    expect(((await notGraphql.json()) as { message: string }).message).toMatch(/query/);
+    const mutationOverGet = await fetch(`${endpoint}?query=${encodeURIComponent("mutation { __typename }")}`, { headers: { apikey: users.alice.anon } });
+    expect(mutationOverGet.status).toBe(405);
+    expect((await graphqlAt(endpoint, users.alice.anon, "{ __typename }")).status).toBe(200);
+  });
+
   it("answers 404 with a message for paths it does not serve", async () => {
     const r = await api(platform.baseUrl, alice().token, "GET", "/v1/nothing-here");
     expect(r.status).toBe(404);
