@@ -282,6 +282,17 @@ describe("a create in progress", () => {
   });
 });
 
+describe("concurrent deletes", () => {
+  it("remove the project once: the other call finds it gone", async () => {
+    const { token, slug } = users.alice;
+    const created = await api(platform.baseUrl, token, "POST", "/v1/projects", { name: "twice", organization_slug: slug, region: "us-east-1", db_pass: "pw" });
+    const ref = created.body.ref as string;
+    const answers = await Promise.all([0, 1].map(() => api(platform.baseUrl, token, "DELETE", `/v1/projects/${ref}`)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 403]);
+    expect(await tracesOf(server(), ref)).toEqual({ databases: [], roles: [] });
+  });
+});
+
 describe("the start-up reconciler", () => {
   it("removes a project a dead process left half made", async () => {
     const ref = "zzzzzzzzzzreconcile".padEnd(20, "x");

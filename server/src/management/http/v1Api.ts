@@ -11,6 +11,7 @@ import { bearerToken } from "../store/accessToken";
 import type { User } from "../store/userStore";
 import { ApiError } from "./apiError";
 import { validatorCompiler } from "./validation";
+import { unreachable } from "../../../../src/util/invariant";
 
 export const openapiPath = "/v1/openapi.json";
 
@@ -32,6 +33,8 @@ async function authenticate(services: Services, request: FastifyRequest, reply: 
       if (!user) fail(reply, 401, "Invalid access token: it is unknown or revoked");
       return user;
     }
+    default:
+      return unreachable(bearer, "bearer token");
   }
 }
 
