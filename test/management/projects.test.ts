@@ -121,7 +121,7 @@ describe("organizations and projects", () => {
   });
 
   it("reports the health of the services it runs, and the others as not run", async () => {
-    const r = await call("GET", `/v1/projects/${ref}/health?services=db&services=rest&services=db_postgres_user&services=auth`);
+    const r = await call("GET", `/v1/projects/${ref}/health?services=db&services=rest&services=db_postgres_user&services=auth&timeout_ms=5000`);
     expect(r.status).toBe(200);
     const byName = Object.fromEntries(r.body.map((h: { name: string }) => [h.name, h]));
     expect(byName.db).toMatchObject({ healthy: true, status: "ACTIVE_HEALTHY" });
