@@ -216,7 +216,10 @@ export function parseCommand(argv: string[], env: Env): Command {
     logLevel: pick("log-level", "LOG_LEVEL") ?? "info",
     ...operations(pick, values["no-prepared-statements"] === true ? "off" : env.PREPARED_STATEMENTS),
   };
-  const management = parseManagementConfig(pick);
+  const fail = (message: string): never => {
+    throw new ConfigError(message);
+  };
+  const management = parseManagementConfig(pick, fail);
 
   switch (name) {
     case "start":
@@ -231,7 +234,7 @@ export function parseCommand(argv: string[], env: Env): Command {
       return { kind: "demo", config: { ...common, jwtSecret } };
     case "token":
       if (!management) throw new ConfigError("a platform database URL is needed (--platform-database-url or PLATFORM_DATABASE_URL)");
-      return { kind: "token", platformDatabaseUrl: management.platformDatabaseUrl, command: parseTokenCommand(positionals, pick) };
+      return { kind: "token", platformDatabaseUrl: management.platformDatabaseUrl, command: parseTokenCommand(positionals, pick, fail) };
     default:
       throw new ConfigError(`unknown command "${name}"`);
   }

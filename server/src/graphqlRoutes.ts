@@ -28,6 +28,8 @@ export interface GraphqlTarget {
   database: Database;
   schemas: string[];
   limits: DocumentLimits;
+  /** Says why the database does not answer (a project paused or removed meanwhile). */
+  unavailable?: () => Promise<string>;
 }
 
 /** Reads GraphQL request bodies as text, so variables keep every digit; anything else is a 415. */
@@ -77,7 +79,7 @@ export async function answerGraphql(
       return fail(reply, 500, "Internal server error");
     case "unavailable":
       request.log.error({ message: outcome.message }, "database unavailable");
-      return fail(reply, 503, "The database is unavailable");
+      return fail(reply, 503, target.unavailable ? await target.unavailable() : "The database is unavailable");
     default:
       return unreachable(outcome, "outcome");
   }

@@ -19,8 +19,13 @@ async function main(): Promise<void> {
       return;
     case "start": {
       const running = await serve(command.config);
-      process.stdout.write(`pg_graphql server is running\n${banner(running)}\n`);
-      for (const warning of running.warnings) process.stderr.write(`\n*** WARNING: ${warning}\n`);
+      const management: Array<[string, string]> = command.config.management ? [["Management API", `${running.baseUrl}/v1`]] : [];
+      process.stdout.write(`pg_graphql server is running
+${banner(running, management)}
+`);
+      for (const warning of running.warnings) process.stderr.write(`
+*** WARNING: ${warning}
+`);
       onShutdown(() => running.app.close());
       return;
     }

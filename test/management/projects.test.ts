@@ -3,6 +3,7 @@
 // endpoint, and a delete that leaves no database, role or record behind.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterInfo } from "../harness/db";
+import { runTokenCommand } from "../../server/src/management/cli/tokenCommand";
 import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, tracesOf, type TestPlatform } from "./support";
 
 let platform: TestPlatform;
@@ -30,6 +31,21 @@ describe("tokens", () => {
       expect(r.status).toBe(401);
       expect(typeof r.body.message).toBe("string");
     }
+  });
+
+  it("lists a user's tokens without their secrets, and a revoked token is refused", async () => {
+    const second = await platform.token("owner@example.com");
+    expect((await api(platform.baseUrl, second, "GET", "/v1/profile")).status).toBe(200);
+    const listed = await runTokenCommand(platform.platformUrl, { kind: "list", email: "owner@example.com" });
+    expect(listed.trim().split("\n")).toHaveLength(2);
+    expect(listed).not.toContain("sbp_");
+    const [row] = await adminQuery(platform.platformUrl, "select id::text from platform.access_tokens order by created_at desc limit 1");
+    expect(await runTokenCommand(platform.platformUrl, { kind: "revoke", id: row.id })).toBe(`revoked ${row.id}\n`);
+    const refused = await api(platform.baseUrl, second, "GET", "/v1/profile");
+    expect(refused.status).toBe(401);
+    expect(refused.body.message).toMatch(/revoked/);
+    await expect(runTokenCommand(platform.platformUrl, { kind: "revoke", id: row.id })).rejects.toThrow(/no live token/);
+    expect((await call("GET", "/v1/profile")).status).toBe(200);
   });
 
   it("answers the profile of the token's user", async () => {
@@ -105,7 +121,7 @@ describe("organizations and projects", () => {
   });
 
   it("reports the health of the services it runs, and the others as not run", async () => {
-    const r = await call("GET", `/v1/projects/${ref}/health?services=db&services=rest&services=db_postgres_user&services=auth`);
+    const r = await call("GET", `/v1/projects/${ref}/health?services=db&services=rest&services=db_postgres_user&services=auth&timeout_ms=5000`);
     expect(r.status).toBe(200);
     const byName = Object.fromEntries(r.body.map((h: { name: string }) => [h.name, h]));
     expect(byName.db).toMatchObject({ healthy: true, status: "ACTIVE_HEALTHY" });

@@ -2,6 +2,8 @@
 // (this one with a fake clock, and a child process whose clock is fixed at the same moment)
 // share one count across the user's tokens; the 61st call in minute M is 429, and so is every
 // call until minute M+1 ends; the headers say how many calls are left and when the window ends.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { clusterInfo } from "../harness/db";
 import { buildPrivateBundle, startChild, type ChildServer } from "./childServer";
@@ -14,11 +16,13 @@ let now = start;
 let platform: TestPlatform;
 let other: ChildServer;
 let removeBundle: () => void;
+let bundleMain: string;
 
 beforeAll(async () => {
   platform = await startPlatform({ rateLimit: 60, now: () => now });
   const bundle = await buildPrivateBundle();
   removeBundle = bundle.remove;
+  bundleMain = bundle.main;
   other = await startChild(
     bundle.main,
     ["start", "--port", "0", "--log-level", "warn"],
@@ -42,7 +46,12 @@ function headers(r: { headers: Headers }) {
 }
 
 it("counts a user's calls across tokens and processes, exactly at the boundary", async () => {
-  const tokens = [await platform.token("busy@example.com"), await platform.token("busy@example.com")];
+  // One token from the token command as an operator runs it, one made in-process.
+  const printed = await promisify(execFile)(process.execPath, [bundleMain, "token", "create", "--email", "busy@example.com"], {
+    env: { ...process.env, PLATFORM_DATABASE_URL: platform.platformUrl },
+  });
+  expect(printed.stdout).toMatch(/^sbp_[a-f0-9]{40}\n$/);
+  const tokens = [printed.stdout.trim(), await platform.token("busy@example.com")];
   const bystander = await platform.token("calm@example.com");
   const otherBase = other.banner.get("Management API")!.replace(/\/v1$/, "");
   const bases = [platform.baseUrl, otherBase];

@@ -16,6 +16,8 @@ let failAt: ProvisionStep | undefined;
 /** Every ref the provisioner started to make (other test files share the cluster, so its
  * databases and roles are looked up by these refs, not counted). */
 const started: string[] = [];
+/** When set, called while a create is between its steps (after the database is made). */
+let duringCreate: ((ref: string) => Promise<void>) | undefined;
 const users: Record<"alice" | "bob", { token: string; slug: string; ref: string; anon: string; secret: string }> = {} as never;
 const server = () => clusterUrl(clusterInfo());
 
@@ -33,6 +35,7 @@ beforeAll(async () => {
     logLevel: "fatal",
     checkpoint: async (step, ref) => {
       if (step === "recorded") started.push(ref);
+      if (step === "database") await duringCreate?.(ref);
       if (step === failAt) throw new Error(`injected failure after ${step}`);
     },
   });
@@ -100,6 +103,31 @@ describe("bad input", () => {
     const badRename = await api(platform.baseUrl, alice().token, "PATCH", `/v1/projects/${alice().ref}`, { name: 7 });
     expect(badRename.status).toBe(400);
     expect((await api(platform.baseUrl, alice().token, "GET", `/v1/projects/${alice().ref}`)).body.name).toBe("alice-app");
+  });
+
+  it("takes an empty JSON body as no body: fine for pause and restore, a 400 where a body is needed", async () => {
+    const { token, ref } = users.alice;
+    const json = { "content-type": "application/json" };
+    expect((await api(platform.baseUrl, token, "POST", `/v1/projects/${ref}/pause`, undefined, json)).status).toBe(200);
+    expect((await api(platform.baseUrl, token, "POST", `/v1/projects/${ref}/restore`, undefined, json)).status).toBe(200);
+    const empty = await api(platform.baseUrl, token, "POST", "/v1/organizations", undefined, json);
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toMatch(/body must be object/);
+  });
+
+  it("refuses bad requests at a project's GraphQL endpoint without touching its database", async () => {
+    const endpoint = `${platform.baseUrl}/project/${users.alice.ref}/graphql/v1`;
+    const noKey = await api(platform.baseUrl, undefined, "POST", `/project/${users.alice.ref}/graphql/v1`, { query: "{ __typename }" });
+    expect(noKey.status).toBe(401);
+    const headers = { "content-type": "application/json", apikey: users.alice.anon };
+    const malformed = await fetch(endpoint, { method: "POST", headers, body: '{"query": ' });
+    expect(malformed.status).toBe(400);
+    const notGraphql = await fetch(endpoint, { method: "POST", headers, body: JSON.stringify({ query: 1 }) });
+    expect(notGraphql.status).toBe(400);
+    expect(((await notGraphql.json()) as { message: string }).message).toMatch(/query/);
+    const mutationOverGet = await fetch(`${endpoint}?query=${encodeURIComponent("mutation { __typename }")}`, { headers: { apikey: users.alice.anon } });
+    expect(mutationOverGet.status).toBe(405);
+    expect((await graphqlAt(endpoint, users.alice.anon, "{ __typename }")).status).toBe(200);
   });
 
   it("answers 404 with a message for paths it does not serve", async () => {
@@ -173,7 +201,8 @@ describe("what a project's roles may do", () => {
   it("lets the owner into its own database only", async () => {
     const { ref } = users.alice;
     const names = projectNames(ref);
-    for (const database of [users.bob.ref, platform.platformDatabase, "pg_graphql_project_template", "postgres"]) {
+    // (`postgres` is the operator's: a single-database deployment may serve from it.)
+    for (const database of [users.bob.ref, platform.platformDatabase, "pg_graphql_project_template", "template1"]) {
       await expect(connectAs(names.owner, database), database).rejects.toThrow();
       await expect(connectAs(names.authenticator, database), database).rejects.toThrow();
     }
@@ -228,6 +257,39 @@ describe("a create that fails halfway", () => {
     }
     expect(await snapshot()).toEqual({ ...before, started: before.started + 1 });
     expect(await tracesOf(server(), started.at(-1)!)).toEqual({ databases: [], roles: [] });
+  });
+});
+
+describe("a create in progress", () => {
+  it("shows the project as COMING_UP until its database is ready", async () => {
+    const seen: string[] = [];
+    duringCreate = async (ref) => {
+      seen.push((await api(platform.baseUrl, users.alice.token, "GET", `/v1/projects/${ref}`)).body.status);
+    };
+    try {
+      const r = await api(platform.baseUrl, users.alice.token, "POST", "/v1/projects", {
+        name: "slow",
+        organization_slug: users.alice.slug,
+        region: "us-east-1",
+        db_pass: "pw",
+      });
+      expect(r.body.status).toBe("ACTIVE_HEALTHY");
+      expect(seen).toEqual(["COMING_UP"]);
+      expect((await api(platform.baseUrl, users.alice.token, "DELETE", `/v1/projects/${r.body.ref}`)).status).toBe(200);
+    } finally {
+      duringCreate = undefined;
+    }
+  });
+});
+
+describe("concurrent deletes", () => {
+  it("remove the project once: the other call finds it gone", async () => {
+    const { token, slug } = users.alice;
+    const created = await api(platform.baseUrl, token, "POST", "/v1/projects", { name: "twice", organization_slug: slug, region: "us-east-1", db_pass: "pw" });
+    const ref = created.body.ref as string;
+    const answers = await Promise.all([0, 1].map(() => api(platform.baseUrl, token, "DELETE", `/v1/projects/${ref}`)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 403]);
+    expect(await tracesOf(server(), ref)).toEqual({ databases: [], roles: [] });
   });
 });
 

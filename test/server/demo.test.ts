@@ -83,6 +83,15 @@ it("starts, answers, and on Ctrl-C stops and removes its cluster", async (ctx) =
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ data: { __typename: "Query" } });
 
+    // The Management API runs beside it, with a first project whose own endpoint answers.
+    expect(fields.get("access token")).toMatch(/^sbp_[a-f0-9]{40}$/);
+    const project = await fetch(fields.get("project GraphQL")!, {
+      method: "POST",
+      headers: { "content-type": "application/json", apikey: fields.get("project anon key")! },
+      body: JSON.stringify({ query: "{ __typename }" }),
+    });
+    expect(await project.json()).toEqual({ data: { __typename: "Query" } });
+
     child.kill("SIGINT");
     expect(await exited).toBe(0);
     expect(existsSync(clusterDir)).toBe(false);

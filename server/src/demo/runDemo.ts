@@ -6,6 +6,7 @@ import type { ServerConfig } from "../config";
 import { banner, onShutdown, serve, type Running } from "../serve";
 import { applySetup, asAuthenticator } from "../setup";
 import { clusterUrl, removeCluster, startCluster, type Cluster } from "./cluster";
+import { demoPlatform } from "../management/demoPlatform";
 
 async function createExtension(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
@@ -26,6 +27,8 @@ export interface Demo {
   running: Running;
   adminUrl: string;
   jwtSecret: string;
+  /** The Management API's lines: a token, an organization, a project and its GraphQL address. */
+  platform: Array<[string, string]>;
   /** Stops the server, then the cluster, and removes the cluster's folder. */
   stop(): Promise<void>;
 }
@@ -45,9 +48,12 @@ export async function startDemo(settings: DemoSettings): Promise<Demo> {
     await createExtension(adminUrl);
     await applySetup(adminUrl, { demo: true });
     const jwtSecret = settings.jwtSecret ?? randomBytes(36).toString("base64url");
-    const running = await serve({ ...settings, jwtSecret, databaseUrl: asAuthenticator(adminUrl) });
+    const platformDatabaseUrl = clusterUrl(cluster, "postgres", "platform");
+    const management = { platformDatabaseUrl, projectServers: [adminUrl], rateLimit: 60, now: Date.now };
+    const running = await serve({ ...settings, jwtSecret, databaseUrl: asAuthenticator(adminUrl), management });
     return {
       running,
+      platform: await demoPlatform(running.baseUrl, platformDatabaseUrl),
       adminUrl,
       jwtSecret,
       async stop() {
@@ -69,6 +75,7 @@ export async function runDemo(settings: DemoSettings): Promise<void> {
   process.stdout.write(
     `pg_graphql demo is running (Ctrl-C stops it and removes the database)\n${banner(demo.running, [
       ["JWT secret", demo.jwtSecret],
+      ...demo.platform,
       ["Database URL", demo.adminUrl],
     ])}\n`,
   );

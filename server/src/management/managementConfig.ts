@@ -1,6 +1,6 @@
 // CLI stage (Management API): flags and environment → the typed settings of the platform mode,
-// and the `token` subcommands. Called from the server's own config parser.
-import { ConfigError } from "../config";
+// and the `token` subcommands. Called from the server's own config parser, which passes `fail`
+// (raising its ConfigError) so this module does not import it back.
 
 export interface ManagementConfig {
   /** Connection string of the database that holds the platform state (created when missing). */
@@ -40,9 +40,10 @@ Management API (serves /v1 when a platform database is given):
 `;
 
 type Pick = (flag: keyof typeof managementOptions, variable: string) => string | undefined;
+type Fail = (message: string) => never;
 
 /** The platform settings, or undefined when no platform database is configured. */
-export function parseManagementConfig(pick: Pick): ManagementConfig | undefined {
+export function parseManagementConfig(pick: Pick, fail: Fail): ManagementConfig | undefined {
   const platformDatabaseUrl = pick("platform-database-url", "PLATFORM_DATABASE_URL");
   if (!platformDatabaseUrl) return undefined;
   const servers = (pick("project-servers", "PROJECT_SERVERS") ?? "")
@@ -51,7 +52,7 @@ export function parseManagementConfig(pick: Pick): ManagementConfig | undefined 
     .filter((s) => s.length > 0);
   const rateText = pick("rate-limit", "MGMT_RATE_LIMIT") ?? "60";
   if (!/^\d+$/.test(rateText) || Number(rateText) < 1) {
-    throw new ConfigError(`rate limit must be an integer of at least 1, got "${rateText}"`);
+    fail(`rate limit must be an integer of at least 1, got "${rateText}"`);
   }
   return {
     platformDatabaseUrl,
@@ -61,12 +62,12 @@ export function parseManagementConfig(pick: Pick): ManagementConfig | undefined 
   };
 }
 
-export function parseTokenCommand(positionals: string[], pick: Pick): TokenCommand {
+export function parseTokenCommand(positionals: string[], pick: Pick, fail: Fail): TokenCommand {
   const action = positionals[1];
-  if (positionals.length > 2) throw new ConfigError(`unexpected argument "${positionals[2]}"`);
+  if (positionals.length > 2) fail(`unexpected argument "${positionals[2]}"`);
   const required = (flag: "email" | "id") => {
     const value = pick(flag, "");
-    if (!value) throw new ConfigError(`token ${action} needs --${flag}`);
+    if (!value) return fail(`token ${action} needs --${flag}`);
     return value;
   };
   switch (action) {
@@ -77,6 +78,6 @@ export function parseTokenCommand(positionals: string[], pick: Pick): TokenComma
     case "revoke":
       return { kind: "revoke", id: required("id") };
     default:
-      throw new ConfigError(`unknown token command "${action ?? ""}": use create, list or revoke`);
+      return fail(`unknown token command "${action ?? ""}": use create, list or revoke`);
   }
 }

@@ -25,13 +25,19 @@ async function answer(pools: ProjectPools, ref: string, request: FastifyRequest,
   const parsed = viaGet
     ? payloadFromSearch(request.query as Record<string, unknown>, depth)
     : payloadFromBody(request.body as string, depth);
-  const target = { database: entry.database, schemas, limits: pools.settings.limits };
-  const answered = await answerGraphql(target, identity, request, reply, parsed, viaGet);
-  if (reply.statusCode === 503) {
-    // Paused or removed by another process, or its server is down: look again next time.
-    await pools.release(ref);
-  }
-  return answered;
+  const target = {
+    database: entry.database,
+    schemas,
+    limits: pools.settings.limits,
+    // Paused or removed by another process, or its server is down: look again, now and next time.
+    unavailable: async () => {
+      await pools.release(ref);
+      const now = await pools.get(ref).catch(() => undefined);
+      const why = now === undefined ? "it no longer exists" : now.project.status === "INACTIVE" ? "it is paused" : "its database does not answer";
+      return `Project ${ref} is not available: ${why}`;
+    },
+  };
+  return answerGraphql(target, identity, request, reply, parsed, viaGet);
 }
 
 export async function registerProjectGraphql(fastify: FastifyInstance, options: { pools: ProjectPools }): Promise<void> {

@@ -11,6 +11,7 @@ import { bearerToken } from "../store/accessToken";
 import type { User } from "../store/userStore";
 import { ApiError } from "./apiError";
 import { validatorCompiler } from "./validation";
+import { unreachable } from "../../../../src/util/invariant";
 
 export const openapiPath = "/v1/openapi.json";
 
@@ -32,6 +33,8 @@ async function authenticate(services: Services, request: FastifyRequest, reply: 
       if (!user) fail(reply, 401, "Invalid access token: it is unknown or revoked");
       return user;
     }
+    default:
+      return unreachable(bearer, "bearer token");
   }
 }
 
@@ -42,6 +45,13 @@ export async function v1Api(fastify: FastifyInstance, options: { services: Servi
   const users = new WeakMap<FastifyRequest, User>();
 
   fastify.setValidatorCompiler(validatorCompiler);
+  // Generated clients send `content-type: application/json` on bodiless calls (pause, restore):
+  // an empty body is no body here; the schema then says whether one was needed.
+  const parseJson = fastify.getDefaultJsonParser("error", "error");
+  fastify.removeContentTypeParser("application/json");
+  fastify.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) =>
+    body === "" ? done(null, undefined) : parseJson(request, body as string, done),
+  );
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error instanceof ApiError || (error.statusCode !== undefined && error.statusCode >= 400) ? error.statusCode! : 500;
     if (status >= 500) {

@@ -80,8 +80,13 @@ export class SqlPool implements Sql {
 
 /** Runs `work` on a single connection opened for it (CREATE/DROP DATABASE need one outside any
  * transaction block; a template must not be left connected). */
-export async function withConnection<T>(connectionString: string, work: (sql: Sql) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString, application_name: "pg_graphql_platform" });
+export async function withConnection<T>(
+  connectionString: string,
+  work: (sql: Sql) => Promise<T>,
+  options: { timeoutMs?: number } = {},
+): Promise<T> {
+  const limits = options.timeoutMs === undefined ? {} : { connectionTimeoutMillis: options.timeoutMs, statement_timeout: options.timeoutMs };
+  const client = new pg.Client({ connectionString, application_name: "pg_graphql_platform", ...limits });
   client.on("error", () => {});
   await client.connect();
   try {

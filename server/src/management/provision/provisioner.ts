@@ -115,10 +115,14 @@ export class Provisioner {
     await this.store.remove(record.ref);
   }
 
-  async remove(record: ProjectRecord): Promise<void> {
-    await this.locked(record.ref, async () => {
-      await this.store.setStatus(record.ref, "GOING_DOWN");
+  /** Removes the project; false when another call removed it first. */
+  async remove(ref: string): Promise<boolean> {
+    return this.locked(ref, async () => {
+      const record = await this.store.byRef(ref);
+      if (!record) return false;
+      await this.store.setStatus(ref, "GOING_DOWN");
       await this.undo(record);
+      return true;
     });
   }
 

@@ -1,5 +1,5 @@
-// Provision stage: a project server's admin URL → its template database, made once (and its
-// maintenance databases closed to everyone but superusers and their grantees): the
+// Provision stage: a project server's admin URL → its template database, made once (and
+// template1 closed to everyone but superusers): the
 // extension, the API roles, the auth helpers and the grants; then closed to connections so
 // CREATE DATABASE can copy it.
 import format from "pg-format";
@@ -11,8 +11,9 @@ export const templateDatabase = "pg_graphql_project_template";
 // Arbitrary constant naming the template lock on each server.
 const templateLock = 7_301_002;
 
-// Databases every cluster has: project roles must not get into them either.
-const maintenanceDatabases = ["postgres", "template1"];
+// Every cluster has template1, and no role needs to connect to it. The `postgres` database is
+// left as the operator set it: a single-database deployment may serve from it.
+const maintenanceDatabases = ["template1"];
 
 export async function ensureTemplate(adminUrl: string): Promise<void> {
   await withConnection(adminUrl, async (sql) => {

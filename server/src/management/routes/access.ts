@@ -21,6 +21,11 @@ export async function requireProject(call: Call): Promise<ProjectRecord> {
 }
 
 /** Runs `work` on a superuser connection to the project's own database on its server. */
-export function withProjectDatabase<T>(call: Call, project: ProjectRecord, work: (sql: Sql) => Promise<T>): Promise<T> {
-  return withConnection(call.services.servers.adminUrlFor(project.server, project.database_name), work);
+export function withProjectDatabase<T>(
+  call: Call,
+  project: ProjectRecord,
+  work: (sql: Sql) => Promise<T>,
+  options: { timeoutMs?: number } = {},
+): Promise<T> {
+  return withConnection(call.services.servers.adminUrlFor(project.server, project.database_name), work, options);
 }

@@ -1,7 +1,7 @@
 // Routes (Management API): the health of a project's services, measured now: `db` by a query on
 // its database, `rest` by a GraphQL request through its data API pool, `db_postgres_user` by the
-// owner role's right to log in. Services this server does not run are reported unhealthy with
-// an error saying so, never as healthy.
+// owner role's right to log in, each within `timeout_ms`. Services this server does not run are
+// reported unhealthy with an error saying so, never as healthy.
 import { unreachable } from "../../../../src/util/invariant";
 import { requireProject, withProjectDatabase } from "./access";
 import { ok, type ApiArea, type Call } from "./operation";
@@ -22,25 +22,37 @@ function unhealthy(name: ServiceName, error: string): Health {
   return { name, healthy: false, status: "UNHEALTHY", error };
 }
 
-async function probe(call: Call, project: ProjectRecord, name: ServiceName): Promise<Health> {
+/** The probe's answer, or a refusal when it takes longer than `ms`. */
+function withinTime<T>(work: Promise<T>, ms: number | undefined): Promise<T> {
+  if (ms === undefined) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+async function probe(call: Call, project: ProjectRecord, name: ServiceName, timeoutMs: number | undefined): Promise<Health> {
   if (project.status === "COMING_UP") return { name, healthy: false, status: "COMING_UP" };
   if (project.status !== "ACTIVE_HEALTHY") return unhealthy(name, `the project is ${project.status === "INACTIVE" ? "paused" : project.status}`);
   try {
     switch (name) {
       case "db":
-        await withProjectDatabase(call, project, (sql) => sql.rows("select 1"));
+        await withProjectDatabase(call, project, (sql) => sql.rows("select 1"), { timeoutMs });
         return { name, healthy: true, status: "ACTIVE_HEALTHY" };
       case "db_postgres_user": {
         const row = await withProjectDatabase(call, project, (sql) =>
           sql.one<{ ok: boolean }>("select rolcanlogin and has_database_privilege(rolname, current_database(), 'connect') as ok from pg_roles where rolname = $1", [
             project.owner_role,
           ]),
+          { timeoutMs },
         );
         return row?.ok ? { name, healthy: true, status: "ACTIVE_HEALTHY" } : unhealthy(name, "the project's owner role cannot log in");
       }
       case "rest": {
         const entry = await call.services.pools.get(project.ref);
-        const outcome = await entry!.database.resolve("anon", { role: "anon" }, ["public"], { query: "{ __typename }", variables: null, operationName: null });
+        const query = { query: "{ __typename }", variables: null, operationName: null };
+        const outcome = await withinTime(entry!.database.resolve("anon", { role: "anon" }, ["public"], query), timeoutMs);
         return outcome.kind === "result"
           ? { name, healthy: true, status: "ACTIVE_HEALTHY", info: { db_schema: "public" } }
           : unhealthy(name, `the GraphQL data API failed: ${outcome.kind}`);
@@ -63,6 +75,7 @@ export const projectHealthArea: ApiArea = {
   "v1-get-services-health": async (call) => {
     const project = await requireProject(call);
     const services = call.query["services"] as ServiceName[];
-    return ok(await Promise.all([...new Set(services)].map((name) => probe(call, project, name))));
+    const timeoutMs = call.query["timeout_ms"] as number | undefined;
+    return ok(await Promise.all([...new Set(services)].map((name) => probe(call, project, name, timeoutMs))));
   },
 };

@@ -16,9 +16,7 @@ interface CreateProjectBody {
 }
 
 /** The region codes of the document's create body, in its order. */
-export function regionCodes(): string[] {
-  return publishedDocument().components.schemas["V1CreateProjectBody"].properties.region.enum as string[];
-}
+const regionCodes: string[] = publishedDocument().components.schemas["V1CreateProjectBody"].properties.region.enum;
 
 export const projectsArea: ApiArea = {
   "v1-create-a-project": async (call) => {
@@ -53,14 +51,15 @@ export const projectsArea: ApiArea = {
 
   "v1-delete-a-project": async (call) => {
     const project = await requireProject(call);
-    await call.services.provisioner.remove(project);
+    if (!(await call.services.provisioner.remove(project.ref))) throw forbidden();
     return ok({ id: project.id, ref: project.ref, name: project.name });
   },
 
   "v1-get-available-regions": async (call) => {
     const slug = call.query["organization_slug"] as string;
     if (!(await call.services.organizations.get(call.user.id, slug))) throw forbidden();
-    const specific = regionCodes().map((code) => ({ name: code, code, type: "specific", provider: "AWS" }));
+    // The document's provider enum has no value for a self-hosted server; AWS is its default.
+    const specific = regionCodes.map((code) => ({ name: code, code, type: "specific", provider: "AWS" }));
     const smartGroup = [
       { name: "Americas", code: "americas", type: "smartGroup" },
       { name: "Europe, Middle East and Africa", code: "emea", type: "smartGroup" },

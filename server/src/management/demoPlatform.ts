@@ -1,0 +1,28 @@
+// Demo stage (Management API): a running server with the Management API → a token, a first
+// organization and project made through the API itself, and the lines the demo prints for them.
+import { runTokenCommand } from "./cli/tokenCommand";
+
+export async function demoPlatform(baseUrl: string, platformDatabaseUrl: string): Promise<Array<[string, string]>> {
+  const token = (await runTokenCommand(platformDatabaseUrl, { kind: "create", email: "demo@example.com", name: "demo" })).trim();
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const json = (await response.json()) as any;
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const org = await call("POST", "/v1/organizations", { name: "Demo organization" });
+  const project = await call("POST", "/v1/projects", { name: "demo", organization_slug: org.slug, region: "us-east-1", db_pass: "demo-password" });
+  const keys = (await call("GET", `/v1/projects/${project.ref}/api-keys`)) as Array<{ name: string; api_key: string }>;
+  return [
+    ["Management API", `${baseUrl}/v1`],
+    ["access token", token],
+    ["organization", org.slug],
+    ["project ref", project.ref],
+    ["project GraphQL", `${baseUrl}/project/${project.ref}/graphql/v1`],
+    ["project anon key", keys.find((k) => k.name === "anon")!.api_key],
+  ];
+}
