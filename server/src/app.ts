@@ -13,6 +13,7 @@ import { fail } from "./httpErrors";
 import { allowedRoles } from "./identity";
 import { JwtVerifier, jwksSource, sharedSecretSource } from "./jwtVerifier";
 import { Keyring, type ApiKeys } from "./keys";
+import { ReplicaRouter } from "./replicas";
 
 export interface AppOptions {
   config: ServerConfig;
@@ -23,7 +24,10 @@ export interface AppOptions {
 export interface App {
   config: ServerConfig;
   fastify: FastifyInstance;
+  /** The primary. */
   database: Database;
+  /** The primary and read replicas, by operation. */
+  router: ReplicaRouter;
   keys: ApiKeys;
   /** Stops accepting requests, lets in-flight ones finish, then closes the pool. */
   close(): Promise<void>;
@@ -45,12 +49,20 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const keyring = new Keyring(config.jwtSecret);
   const keys = await keyring.apiKeys();
-  const database = new Database({
-    connectionString: config.databaseUrl,
-    poolSize: config.poolSize,
-    statementTimeoutMs: config.statementTimeoutMs,
-    preparedStatements: config.preparedStatements,
-  });
+  const connect = (connectionString: string) =>
+    new Database({
+      connectionString,
+      poolSize: config.poolSize,
+      statementTimeoutMs: config.statementTimeoutMs,
+      preparedStatements: config.preparedStatements,
+    });
+  const database = connect(config.databaseUrl);
+  const router = new ReplicaRouter(
+    database,
+    config.replicaUrls.map((url) => ({ url, database: connect(url) })),
+    config.replicaMaxLagMs,
+  );
+  await router.start();
   const fastify = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: config.bodyLimit,
@@ -80,7 +92,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...(config.jwks === undefined ? [] : [await jwksSource(config.jwks)]),
   ]);
   const auth = { keyring, userTokens, roles: allowedRoles(config.extraRoles) };
-  await fastify.register(graphqlRoutes, { config, database, auth });
+  await fastify.register(graphqlRoutes, { config, router, auth });
 
   fastify.get(graphiqlPath, (_request, reply) =>
     reply.type("text/html; charset=utf-8").send(
@@ -115,10 +127,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     config,
     fastify,
     database,
+    router,
     keys,
     close() {
       // A signal and an owner may both ask; the pool must be ended once, after the last request.
-      closing ??= fastify.close().then(() => database.end());
+      closing ??= fastify.close().then(() => Promise.all([database.end(), router.end()]).then(() => undefined));
       return closing;
     },
   };

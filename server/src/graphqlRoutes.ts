@@ -4,10 +4,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { OperationTypeNode } from "graphql";
 import type { ServerConfig } from "./config";
-import type { Database } from "./database";
 import { fail } from "./httpErrors";
 import { identify, type Authenticator, type Identity } from "./identity";
 import { checkDocument } from "./documentLimits";
+import type { ReplicaRouter } from "./replicas";
 import { payloadFromBody, payloadFromSearch, type PayloadResult } from "./payload";
 import { invariant, unreachable } from "../../src/util/invariant";
 
@@ -15,7 +15,7 @@ export const endpointPath = "/graphql/v1";
 
 export interface GraphQLRoutesOptions {
   config: ServerConfig;
-  database: Database;
+  router: ReplicaRouter;
   auth: Authenticator;
 }
 
@@ -24,7 +24,7 @@ function graphqlError(reply: FastifyReply, message: string): FastifyReply {
 }
 
 export async function graphqlRoutes(scope: FastifyInstance, options: GraphQLRoutesOptions): Promise<void> {
-  const { config, database, auth } = options;
+  const { config, router, auth } = options;
   // Only JSON bodies are GraphQL requests (anything else is a 415 before any work), kept as text.
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => done(null, body));
@@ -51,7 +51,7 @@ export async function graphqlRoutes(scope: FastifyInstance, options: GraphQLRout
     reply.raw.once("close", () => {
       if (!reply.raw.writableFinished) gone.abort();
     });
-    const outcome = await database.resolve(identity.role, identity.claims, config.schemas, parsed.payload, gone.signal);
+    const outcome = await router.resolve(checked.operation, identity.role, identity.claims, config.schemas, parsed.payload, gone.signal);
     switch (outcome.kind) {
       case "result":
         // The resolver's JSON text goes out as it came from the database.
