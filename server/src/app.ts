@@ -13,6 +13,8 @@ import { fail } from "./httpErrors";
 import { allowedRoles } from "./identity";
 import { JwtVerifier, jwksSource, sharedSecretSource } from "./jwtVerifier";
 import { Keyring, type ApiKeys } from "./keys";
+import { loggerOptions, requestId, requestIdHeader } from "./logging";
+import { metricsRoute, watchPool } from "./metrics";
 import { ReplicaRouter } from "./replicas";
 
 export interface AppOptions {
@@ -63,11 +65,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
     config.replicaMaxLagMs,
   );
   await router.start();
+  const unwatch = router.databases().map((d, i) => watchPool(d.pool, i === 0 ? "primary" : "replica"));
   const fastify = Fastify({
-    logger: { level: config.logLevel },
+    logger: loggerOptions(config.logLevel),
+    genReqId: requestId,
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
     forceCloseConnections: "idle",
+  });
+
+  fastify.addHook("onRequest", async (request, reply) => {
+    reply.header(requestIdHeader, request.id);
   });
 
   await fastify.register(cors, {
@@ -115,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   fastify.get("/favicon.ico", (_request, reply) => reply.code(204).send());
 
   await fastify.register(healthRoutes, { database });
+  await fastify.register(metricsRoute);
 
   let closing: Promise<void> | undefined;
   // Answers sent while closing end their keep-alive connection, so the close need not wait for
@@ -131,7 +140,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     keys,
     close() {
       // A signal and an owner may both ask; the pool must be ended once, after the last request.
-      closing ??= fastify.close().then(() => Promise.all([database.end(), router.end()]).then(() => undefined));
+      closing ??= fastify.close().then(async () => {
+        for (const stop of unwatch) stop();
+        await Promise.all([database.end(), router.end()]);
+      });
       return closing;
     },
   };

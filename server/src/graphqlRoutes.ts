@@ -7,6 +7,7 @@ import type { ServerConfig } from "./config";
 import { fail } from "./httpErrors";
 import { identify, type Authenticator, type Identity } from "./identity";
 import { checkDocument } from "./documentLimits";
+import * as metrics from "./metrics";
 import type { ReplicaRouter } from "./replicas";
 import { payloadFromBody, payloadFromSearch, type PayloadResult } from "./payload";
 import { invariant, unreachable } from "../../src/util/invariant";
@@ -30,6 +31,12 @@ export async function graphqlRoutes(scope: FastifyInstance, options: GraphQLRout
   scope.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => done(null, body));
 
   const identities = new WeakMap<FastifyRequest, Identity & { kind: "allowed" }>();
+  const operations = new WeakMap<FastifyRequest, string>();
+  scope.addHook("onResponse", async (request, reply) => {
+    const operation = operations.get(request) ?? "none";
+    metrics.requests.inc({ status: String(reply.statusCode), operation });
+    metrics.latency.observe({ operation }, reply.elapsedTime / 1000);
+  });
   // Runs before the body is read, so an unauthorized request costs no parsing and no database work.
   const authorize = async (request: FastifyRequest, reply: FastifyReply) => {
     const identity = await identify(auth, request.headers);
@@ -43,6 +50,7 @@ export async function graphqlRoutes(scope: FastifyInstance, options: GraphQLRout
     invariant(identity, "the onRequest hook identifies every GraphQL request");
     const checked = checkDocument(parsed.payload, config.limits);
     if (checked.kind === "refused") return graphqlError(reply, checked.message);
+    operations.set(request, checked.operation ?? "unknown");
     if (viaGet && checked.operation === OperationTypeNode.MUTATION) {
       return fail(reply.header("allow", "POST"), 405, "Mutations are accepted only over POST");
     }
@@ -52,12 +60,17 @@ export async function graphqlRoutes(scope: FastifyInstance, options: GraphQLRout
       if (!reply.raw.writableFinished) gone.abort();
     });
     const outcome = await router.resolve(checked.operation, identity.role, identity.claims, config.schemas, parsed.payload, gone.signal);
+    if (outcome.kind === "failed" || outcome.kind === "unavailable" || outcome.kind === "missingExtension") {
+      metrics.errors.inc({ kind: outcome.kind });
+    }
     switch (outcome.kind) {
       case "result":
         // The resolver's JSON text goes out as it came from the database.
         return reply.code(200).type("application/json; charset=utf-8").send(outcome.body);
       case "rejected":
+        return graphqlError(reply, outcome.message);
       case "timeout":
+        metrics.statementTimeouts.inc();
         return graphqlError(reply, outcome.message);
       case "abandoned":
         request.log.info("client closed the request; its statement was cancelled");
