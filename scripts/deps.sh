@@ -12,6 +12,8 @@ packages=(
   libicu72 libuv1 libc-ares2 libbrotli1 libnghttp2-14
   # the browser test of the GraphiQL page
   chromium fonts-liberation
+  # the server test behind a transaction-mode pooler
+  pgbouncer
 )
 
 missing=()

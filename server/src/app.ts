@@ -13,6 +13,9 @@ import { fail } from "./httpErrors";
 import { allowedRoles } from "./identity";
 import { JwtVerifier, jwksSource, sharedSecretSource } from "./jwtVerifier";
 import { Keyring, type ApiKeys } from "./keys";
+import { loggerOptions, requestId, requestIdHeader } from "./logging";
+import { metricsRoute, watchPool } from "./metrics";
+import { ReplicaRouter } from "./replicas";
 
 export interface AppOptions {
   config: ServerConfig;
@@ -23,7 +26,10 @@ export interface AppOptions {
 export interface App {
   config: ServerConfig;
   fastify: FastifyInstance;
+  /** The primary. */
   database: Database;
+  /** The primary and read replicas, by operation. */
+  router: ReplicaRouter;
   keys: ApiKeys;
   /** Stops accepting requests, lets in-flight ones finish, then closes the pool. */
   close(): Promise<void>;
@@ -45,17 +51,31 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const keyring = new Keyring(config.jwtSecret);
   const keys = await keyring.apiKeys();
-  const database = new Database({
-    connectionString: config.databaseUrl,
-    poolSize: config.poolSize,
-    statementTimeoutMs: config.statementTimeoutMs,
-    preparedStatements: config.preparedStatements,
-  });
+  const connect = (connectionString: string) =>
+    new Database({
+      connectionString,
+      poolSize: config.poolSize,
+      statementTimeoutMs: config.statementTimeoutMs,
+      preparedStatements: config.preparedStatements,
+    });
+  const database = connect(config.databaseUrl);
+  const router = new ReplicaRouter(
+    database,
+    config.replicaUrls.map((url) => ({ url, database: connect(url) })),
+    config.replicaMaxLagMs,
+  );
+  await router.start();
+  const unwatch = router.databases().map((d, i) => watchPool(d.pool, i === 0 ? "primary" : "replica"));
   const fastify = Fastify({
-    logger: { level: config.logLevel },
+    logger: loggerOptions(config.logLevel),
+    genReqId: requestId,
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
     forceCloseConnections: "idle",
+  });
+
+  fastify.addHook("onRequest", async (request, reply) => {
+    reply.header(requestIdHeader, request.id);
   });
 
   await fastify.register(cors, {
@@ -80,7 +100,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ...(config.jwks === undefined ? [] : [await jwksSource(config.jwks)]),
   ]);
   const auth = { keyring, userTokens, roles: allowedRoles(config.extraRoles) };
-  await fastify.register(graphqlRoutes, { config, database, auth });
+  await fastify.register(graphqlRoutes, { config, router, auth });
 
   fastify.get(graphiqlPath, (_request, reply) =>
     reply.type("text/html; charset=utf-8").send(
@@ -103,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   fastify.get("/favicon.ico", (_request, reply) => reply.code(204).send());
 
   await fastify.register(healthRoutes, { database });
+  await fastify.register(metricsRoute);
 
   let closing: Promise<void> | undefined;
   // Answers sent while closing end their keep-alive connection, so the close need not wait for
@@ -115,10 +136,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
     config,
     fastify,
     database,
+    router,
     keys,
     close() {
       // A signal and an owner may both ask; the pool must be ended once, after the last request.
-      closing ??= fastify.close().then(() => database.end());
+      closing ??= fastify.close().then(async () => {
+        for (const stop of unwatch) stop();
+        await Promise.all([database.end(), router.end()]);
+      });
       return closing;
     },
   };

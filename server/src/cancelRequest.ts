@@ -34,7 +34,9 @@ export function sendCancel(client: pg.PoolClient): Promise<void> {
       resolve();
     };
     const timer = setTimeout(done, cancelWaitMs);
-    socket.once("connect", () => socket.end(packet));
+    // Written without ending our side: the server closes the connection once it has read the
+    // request (pgbouncer 1.18 dies on a cancel connection the client half-closes first).
+    socket.once("connect", () => socket.write(packet));
     socket.once("close", done);
     socket.once("error", done);
   });

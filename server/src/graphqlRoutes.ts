@@ -4,10 +4,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { OperationTypeNode } from "graphql";
 import type { DocumentLimits, ServerConfig } from "./config";
-import type { Database } from "./database";
+import type { Database, Outcome } from "./database";
 import { fail } from "./httpErrors";
 import { identify, type Authenticator, type Identity } from "./identity";
 import { checkDocument } from "./documentLimits";
+import * as metrics from "./metrics";
+import type { ReplicaRouter } from "./replicas";
 import { payloadFromBody, payloadFromSearch, type PayloadResult } from "./payload";
 import { invariant, unreachable } from "../../src/util/invariant";
 
@@ -15,7 +17,7 @@ export const endpointPath = "/graphql/v1";
 
 export interface GraphQLRoutesOptions {
   config: ServerConfig;
-  database: Database;
+  router: ReplicaRouter;
   auth: Authenticator;
 }
 
@@ -23,9 +25,22 @@ function graphqlError(reply: FastifyReply, message: string): FastifyReply {
   return reply.code(200).type("application/json; charset=utf-8").send({ data: null, errors: [{ message }] });
 }
 
-/** What a GraphQL request runs against: one database, its search path and the document limits. */
+/** Runs a request's statement: on one database, or a primary and its replicas by operation. */
+export interface Resolving {
+  resolve(operation: OperationTypeNode | undefined, ...args: Parameters<Database["resolve"]>): Promise<Outcome>;
+}
+
+/** A single database as a Resolving: every operation goes to it. */
+export function onDatabase(database: Database): Resolving {
+  return { resolve: (_operation, ...args) => database.resolve(...args) };
+}
+
+// The operation each request turned out to be, for the metrics written when it is answered.
+const operations = new WeakMap<FastifyRequest, string>();
+
+/** What a GraphQL request runs against: its database(s), its search path and the document limits. */
 export interface GraphqlTarget {
-  database: Database;
+  database: Resolving;
   schemas: string[];
   limits: DocumentLimits;
   /** Says why the database does not answer (a project paused or removed meanwhile). */
@@ -52,6 +67,7 @@ export async function answerGraphql(
   invariant(identity, "GraphQL requests are identified before their body is read");
   const checked = checkDocument(parsed.payload, limits);
   if (checked.kind === "refused") return graphqlError(reply, checked.message);
+  operations.set(request, checked.operation ?? "unknown");
   if (viaGet && checked.operation === OperationTypeNode.MUTATION) {
     return fail(reply.header("allow", "POST"), 405, "Mutations are accepted only over POST");
   }
@@ -60,13 +76,18 @@ export async function answerGraphql(
   reply.raw.once("close", () => {
     if (!reply.raw.writableFinished) gone.abort();
   });
-  const outcome = await database.resolve(identity.role, identity.claims, schemas, parsed.payload, gone.signal);
+  const outcome = await database.resolve(checked.operation, identity.role, identity.claims, schemas, parsed.payload, gone.signal);
+  if (outcome.kind === "failed" || outcome.kind === "unavailable" || outcome.kind === "missingExtension") {
+    metrics.errors.inc({ kind: outcome.kind });
+  }
   switch (outcome.kind) {
     case "result":
       // The resolver's JSON text goes out as it came from the database.
       return reply.code(200).type("application/json; charset=utf-8").send(outcome.body);
     case "rejected":
+      return graphqlError(reply, outcome.message);
     case "timeout":
+      metrics.statementTimeouts.inc();
       return graphqlError(reply, outcome.message);
     case "abandoned":
       request.log.info("client closed the request; its statement was cancelled");
@@ -86,11 +107,16 @@ export async function answerGraphql(
 }
 
 export async function graphqlRoutes(scope: FastifyInstance, options: GraphQLRoutesOptions): Promise<void> {
-  const { config, database, auth } = options;
+  const { config, router, auth } = options;
   // Only JSON bodies are GraphQL requests (anything else is a 415 before any work), kept as text.
   acceptJsonAsText(scope);
 
   const identities = new WeakMap<FastifyRequest, Identity & { kind: "allowed" }>();
+  scope.addHook("onResponse", async (request, reply) => {
+    const operation = operations.get(request) ?? "none";
+    metrics.requests.inc({ status: String(reply.statusCode), operation });
+    metrics.latency.observe({ operation }, reply.elapsedTime / 1000);
+  });
   // Runs before the body is read, so an unauthorized request costs no parsing and no database work.
   const authorize = async (request: FastifyRequest, reply: FastifyReply) => {
     const identity = await identify(auth, request.headers);
@@ -98,7 +124,7 @@ export async function graphqlRoutes(scope: FastifyInstance, options: GraphQLRout
     identities.set(request, identity);
   };
 
-  const target: GraphqlTarget = { database, schemas: config.schemas, limits: config.limits };
+  const target: GraphqlTarget = { database: router, schemas: config.schemas, limits: config.limits };
   const depth = config.limits.maxVariablesDepth;
   scope.post(endpointPath, { onRequest: authorize }, (request, reply) =>
     answerGraphql(target, identities.get(request), request, reply, payloadFromBody(request.body as string, depth), false),

@@ -1,10 +1,12 @@
 // CLI stage: argv and environment → the chosen command (start, setup or demo) run to completion.
+import cluster from "node:cluster";
 import { ConfigError, parseCommand, usage } from "./config";
 import { runDemo } from "./demo/runDemo";
 import { banner, onShutdown, serve } from "./serve";
 import { applySetup } from "./setup";
 import { runTokenCommand } from "./management/cli/tokenCommand";
 import { platformBanner, servePlatform } from "./management/servePlatform";
+import { reportReady, superviseWorkers } from "./workers";
 import { unreachable } from "../../src/util/invariant";
 
 async function main(): Promise<void> {
@@ -18,15 +20,13 @@ async function main(): Promise<void> {
       process.stdout.write(`setup done: roles anon, authenticated, service_role, authenticator; auth helpers; grants\n${preload}\n`);
       return;
     case "start": {
+      if (command.config.workers > 1 && cluster.isPrimary) return superviseWorkers(command.config);
       const running = await serve(command.config);
-      const management: Array<[string, string]> = command.config.management ? [["Management API", `${running.baseUrl}/v1`]] : [];
-      process.stdout.write(`pg_graphql server is running
-${banner(running, management)}
-`);
-      for (const warning of running.warnings) process.stderr.write(`
-*** WARNING: ${warning}
-`);
       onShutdown(() => running.app.close());
+      if (cluster.isWorker) return reportReady(running.baseUrl, running.warnings);
+      const management: Array<[string, string]> = command.config.management ? [["Management API", `${running.baseUrl}/v1`]] : [];
+      process.stdout.write(`pg_graphql server is running\n${banner(running, management)}\n`);
+      for (const warning of running.warnings) process.stderr.write(`\n*** WARNING: ${warning}\n`);
       return;
     }
     case "demo":

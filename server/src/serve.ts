@@ -1,9 +1,11 @@
 // Server lifecycle: a configuration → a listening app, its public addresses and keys, and a
 // graceful stop on SIGINT/SIGTERM (in-flight requests finish, then the pool closes).
+import cluster from "node:cluster";
 import { fileURLToPath } from "node:url";
 import type { AddressInfo } from "node:net";
 import { buildApp, endpointPath, graphiqlPath, type App } from "./app";
 import type { ServerConfig } from "./config";
+import type { ApiKeys } from "./keys";
 import { dataApiSettings, managementPlugin } from "./management/plugin";
 import { checkExtraRoles, startupWarnings } from "./startupChecks";
 
@@ -40,11 +42,12 @@ export async function serve(config: ServerConfig, assetsDir = defaultAssetsDir):
   return { app, baseUrl: `http://${host}:${address.port}`, warnings };
 }
 
-export function banner(running: Running, extra: Array<[string, string]> = []): string {
+export function banner(running: { baseUrl: string; app: { keys: ApiKeys } }, extra: Array<[string, string]> = []): string {
   const rows: Array<[string, string]> = [
     ["GraphQL URL", `${running.baseUrl}${endpointPath}`],
     ["GraphiQL", `${running.baseUrl}${graphiqlPath}`],
     ["Health", `${running.baseUrl}/health`],
+    ["Metrics", `${running.baseUrl}/metrics`],
     ["anon key", running.app.keys.anon],
     ["service_role key", running.app.keys.serviceRole],
     ...extra,
@@ -53,7 +56,9 @@ export function banner(running: Running, extra: Array<[string, string]> = []): s
   return rows.map(([k, v]) => `${k.padStart(width)}: ${v}`).join("\n");
 }
 
-/** Calls `stop` once on the first SIGINT or SIGTERM; a second signal exits at once. */
+/** Calls `stop` once on the first SIGINT or SIGTERM (SIGTERM only in a cluster worker: its
+ * primary sends it, while a terminal's Ctrl-C reaches the whole group); a second signal exits at
+ * once. */
 export function onShutdown(stop: () => Promise<void>): void {
   let stopping = false;
   const handler = (signal: NodeJS.Signals) => {
@@ -68,6 +73,6 @@ export function onShutdown(stop: () => Promise<void>): void {
       },
     );
   };
-  process.on("SIGINT", handler);
+  process.on("SIGINT", cluster.isWorker ? () => {} : handler);
   process.on("SIGTERM", handler);
 }

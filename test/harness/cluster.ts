@@ -43,7 +43,7 @@ export function pgBindir(): string {
 
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
 
-function asServer(bin: string, args: string[]): string {
+export function asServer(bin: string, args: string[]): string {
   const [cmd, argv] = isRoot ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
   return execFileSync(cmd, argv, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 }
@@ -54,18 +54,30 @@ function postgresUid(): { uid: number; gid: number } {
   return { uid, gid };
 }
 
-export function startCluster(options: ClusterOptions = {}): ClusterInfo {
-  const bindir = pgBindir();
-  const root = mkdtempSync(join(tmpdir(), "pg-graphql-test-"));
+/** A temp folder the server's OS user owns. */
+export function serverFolder(prefix: string): string {
+  const root = mkdtempSync(join(tmpdir(), prefix));
   chmodSync(root, 0o755);
   if (isRoot) {
     const { uid, gid } = postgresUid();
     chownSync(root, uid, gid);
   }
+  return root;
+}
+
+export function startCluster(options: ClusterOptions = {}): ClusterInfo {
+  const bindir = pgBindir();
+  const root = serverFolder("pg-graphql-test-");
   const dataDir = join(root, "data");
+  asServer(join(bindir, "initdb"), ["-D", dataDir, "--no-locale", "-E", "UTF8", "-U", "postgres", "-A", "trust", "--nosync"]);
+  return startDataDir(root, dataDir, options);
+}
+
+/** Starts the server of an existing data folder, its socket and log in `root`. */
+export function startDataDir(root: string, dataDir: string, options: ClusterOptions = {}): ClusterInfo {
+  const bindir = pgBindir();
   const logFile = join(root, "server.log");
   const port = 5432;
-  asServer(join(bindir, "initdb"), ["-D", dataDir, "--no-locale", "-E", "UTF8", "-U", "postgres", "-A", "trust", "--nosync"]);
   const settings = { ...defaultSettings, unix_socket_directories: `'${root}'`, port: String(port), ...options.settings };
   const opts = Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`).join(" ");
   asServer(join(bindir, "pg_ctl"), ["-D", dataDir, "-l", logFile, "-w", "-t", "60", "-o", opts, "start"]);

@@ -70,6 +70,8 @@ it("cancels a statement past the timeout and answers a GraphQL error", async (ct
   });
   expect(await running()).toBe(0);
   expect((await post(server.endpoint, server.anonKey, items)).json).toEqual({ data: { itemCollection: { edges: [{ node: { label: "one" } }] } } });
+  const metrics = await (await fetch(`${server.running.baseUrl}/metrics`)).text();
+  expect(metrics).toContain("pg_graphql_statement_timeouts_total 1");
 });
 
 it("cancels the statement of a client that goes away, so the pool is not exhausted", async (ctx) => {

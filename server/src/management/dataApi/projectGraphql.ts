@@ -2,7 +2,7 @@
 // `/graphql/v1` on the host `<ref>.<domain>`) → one resolve call on that project's database,
 // with its own keys and JWT secret, answered as the single-database server answers.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { acceptJsonAsText, answerGraphql } from "../../graphqlRoutes";
+import { acceptJsonAsText, answerGraphql, onDatabase } from "../../graphqlRoutes";
 import { fail } from "../../httpErrors";
 import { identify } from "../../identity";
 import { payloadFromBody, payloadFromSearch } from "../../payload";
@@ -26,7 +26,7 @@ async function answer(pools: ProjectPools, ref: string, request: FastifyRequest,
     ? payloadFromSearch(request.query as Record<string, unknown>, depth)
     : payloadFromBody(request.body as string, depth);
   const target = {
-    database: entry.database,
+    database: onDatabase(entry.database),
     schemas,
     limits: pools.settings.limits,
     // Paused or removed by another process, or its server is down: look again, now and next time.
