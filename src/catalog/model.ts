@@ -107,8 +107,6 @@ export interface Column {
   readonly attnum: number;
   readonly name: string;
   readonly typeOid: number;
-  /** format_type() text, e.g. `character varying(255)`; used for casts in generated SQL. */
-  readonly typeName: string;
   /** Declared length of varchar(n) / char(n) columns and their arrays: longer input values are refused. */
   readonly maxLength: number | null;
   readonly notNull: boolean;

@@ -28,7 +28,6 @@ interface RawColumn {
   attnum: number;
   name: string;
   typeOid: number;
-  typeName: string;
   maxLength: number | null;
   notNull: boolean;
   hasDefault: boolean;
@@ -147,7 +146,6 @@ function parseColumn(c: RawColumn): Column {
     attnum: c.attnum,
     name: c.name,
     typeOid: Number(c.typeOid),
-    typeName: c.typeName,
     maxLength: c.maxLength ?? null,
     notNull: c.notNull,
     hasDefault: c.hasDefault,

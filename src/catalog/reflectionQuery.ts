@@ -32,7 +32,6 @@ cols as (
     'attnum', a.attnum,
     'name', a.attname::text,
     'typeOid', a.atttypid::bigint,
-    'typeName', pg_catalog.format_type(a.atttypid, a.atttypmod),
     -- char(n), varchar(n) and their arrays (an array column's typmod is its element's).
     'maxLength', case when a.atttypid in (1042, 1043, 1014, 1015) and a.atttypmod > 4 then a.atttypmod - 4 end,
     'notNull', a.attnotnull,

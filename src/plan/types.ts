@@ -1,5 +1,5 @@
 // Plan stage, output types: what one operation asks of the database, with every user value
-// already checked and held in a bound-parameter node. The sql stage turns it into statements.
+// already checked and held in a bound-parameter node. The transpile stage turns it into SQL.
 
 import type { CollectedField } from "../document/collectFields";
 import type { PgFunction, Table } from "../catalog/model";

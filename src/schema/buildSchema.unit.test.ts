@@ -9,12 +9,11 @@ import { resolutionOf, typeSourceOf } from "./resolution";
 const allowed = { select: true, insert: true, update: true };
 const readOnly = { select: true, insert: false, update: false };
 
-function column(attnum: number, name: string, typeOid: number, typeName: string, notNull = false, privileges = allowed) {
+function column(attnum: number, name: string, typeOid: number, notNull = false, privileges = allowed) {
   return {
     attnum,
     name,
     typeOid,
-    typeName,
     maxLength: null,
     notNull,
     hasDefault: false,
@@ -39,7 +38,7 @@ function fixture(schemaComment: string | null): RawCatalog {
         rlsEnabled: false,
         comment: null,
         privileges: { select: true, insert: true, update: true, delete: true },
-        columns: [column(1, "id", 23, "integer", true), column(2, "full_name", 25, "text"), column(3, "mood", 900, "mood")],
+        columns: [column(1, "id", 23, true), column(2, "full_name", 25), column(3, "mood", 900)],
         indexes: [{ isPrimary: true, isPartial: false, columns: ["id"], hasExpression: false }],
         foreignKeys: [],
       },
@@ -53,9 +52,9 @@ function fixture(schemaComment: string | null): RawCatalog {
         comment: '@graphql({"totalCount": {"enabled": true}, "aggregate": {"enabled": true}})',
         privileges: { select: true, insert: false, update: false, delete: false },
         columns: [
-          column(1, "id", 20, "bigint", true, readOnly),
-          column(2, "author_id", 23, "integer", true, readOnly),
-          column(3, "price", 1700, "numeric", false, readOnly),
+          column(1, "id", 20, true, readOnly),
+          column(2, "author_id", 23, true, readOnly),
+          column(3, "price", 1700, false, readOnly),
         ],
         indexes: [{ isPrimary: true, isPartial: false, columns: ["id"], hasExpression: false }],
         foreignKeys: [

@@ -1,4 +1,4 @@
-// SQL stage: the typed SQL tree the planner builds and `renderSql` turns into text + parameters.
+// SQL stage: the typed SQL tree the transpile stage builds and `renderSql` turns into text + parameters.
 // Nothing here holds SQL text; user values only ever appear inside `param` nodes.
 
 /** A type reference for casts; rendered through the one identifier-quoting function. */

@@ -7,8 +7,8 @@ import { buildRootSelect } from "./buildRootSelect";
 import { renderSql } from "../sql/renderSql";
 
 // The SQL builder reads only names from the catalog model; the rest of a column is irrelevant here.
-function column(attnum: number, name: string, typeName: string): Column {
-  return { attnum, name, typeOid: 0, typeName, comment: null, directives: {} } as unknown as Column;
+function column(attnum: number, name: string): Column {
+  return { attnum, name, typeOid: 0, comment: null, directives: {} } as unknown as Column;
 }
 
 const account = {
@@ -20,7 +20,7 @@ const account = {
   rlsEnabled: false,
   comment: null,
   directives: {},
-  columns: [column(1, "id", "integer"), column(2, "email", "text")],
+  columns: [column(1, "id"), column(2, "email")],
   primaryKey: ["id"],
   uniqueIndexes: [],
   foreignKeys: [],

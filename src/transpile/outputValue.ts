@@ -42,7 +42,7 @@ export function output(e: Expr, kind: OutputKind): Expr {
 }
 
 /** An object member. */
-export interface Entry {
+interface Entry {
   key: string;
   value: Expr;
 }
@@ -65,7 +65,7 @@ export function objectOf<F extends { kind: string; key: string }>(
   return { kind: "jsonObject", entries: fields.map((f) => entryOf(f, member)) };
 }
 
-export function entryOf<F extends { kind: string; key: string }>(
+function entryOf<F extends { kind: string; key: string }>(
   f: F,
   member: (field: Exclude<F, TypenameField>) => Expr,
 ): Entry {

@@ -47,8 +47,7 @@ describe("mutations", () => {
         b: insertIntoAccountCollection(objects: [{email: "someone@x.com"}]) { affectedCount }
       }`,
     );
-    expect(answer.data).toBeNull();
-    expect(answer.errors[0].message).toMatch(/duplicate key value violates unique constraint/);
+    expect(answer).toEqual({ data: null, errors: [{ message: 'duplicate key value violates unique constraint "account_email_key"' }] });
     expect(await count()).toBe(before);
   });
 
@@ -64,8 +63,7 @@ describe("mutations", () => {
     try {
       const before = (await admin.query("select email from account order by id")).rows;
       const blocked = await resolve(client, `mutation { insertIntoAccountCollection(objects: [{email: "evil@x.com", owner: "postgres"}]) { affectedCount } }`);
-      expect(blocked.data).toBeNull();
-      expect(blocked.errors[0].message).toMatch(/row-level security/);
+      expect(blocked).toEqual({ data: null, errors: [{ message: 'new row violates row-level security policy for table "account"' }] });
       const invisible = await resolve(client, `mutation { deleteFromAccountCollection(filter: {email: {eq: "someone@x.com"}}) { affectedCount } }`);
       expect(invisible).toEqual({ data: { deleteFromAccountCollection: { affectedCount: 0 } } });
       expect((await admin.query("select email from account order by id")).rows).toEqual(before);

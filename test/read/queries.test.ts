@@ -165,7 +165,7 @@ describe("read queries", () => {
     const benignNode = await resolveInNode(client, nodeQuery, { n: b64(JSON.stringify(["public", "account", 1])) });
     const hostileNode = await resolveInNode(client, nodeQuery, { n: b64(JSON.stringify(["public", "account", "1; drop table account"])) });
     expect(hostileNode.statements[0]!.sql).toBe(benignNode.statements[0]!.sql);
-    expect(hostileNode.response.errors[0].message).toMatch(/invalid input syntax for type integer/);
+    expect(hostileNode.response).toEqual({ data: null, errors: [{ message: 'invalid input syntax for type integer: "1; drop table account"' }] });
     expect((await ask(`{ accountCollection { edges { node { id } } } }`)).data.accountCollection.edges).toHaveLength(3);
   });
 
