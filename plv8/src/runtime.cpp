@@ -134,8 +134,8 @@ size_t NearHeapLimit(void *data, size_t current, size_t initial) {
 	env->isolate->TerminateExecution();
 	if (env->headroom_granted) return current;
 	env->headroom_granted = true;
-	constexpr size_t kMinHeadroom = size_t(64) << 20, kMaxHeadroom = size_t(1) << 30;
-	return current + std::min(std::max(initial, kMinHeadroom), kMaxHeadroom);
+	constexpr size_t kMinHeadroom = size_t(256) << 20, kMaxHeadroom = size_t(1) << 30;
+	return current + std::min(std::max(2 * initial, kMinHeadroom), kMaxHeadroom);
 }
 
 }  // namespace
