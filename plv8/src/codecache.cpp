@@ -240,6 +240,13 @@ bool WriteScript(Pending *p, uint32 flags) {
 	return true;
 }
 
+// Whether another backend has already rewritten the file warm (a missing or damaged file is not).
+bool IsWarm(const Key &key) {
+	std::vector<uint8_t> payload;
+	uint32 flags = 0;
+	return ReadCacheFile(key, &payload, &flags) == ReadResult::Ok && (flags & kWarm) != 0;
+}
+
 // Rewrites, marked warm, the cold files of scripts that have run kWarmCalls calls since, unless
 // another backend has done it meanwhile. Returns whether a file was written.
 bool RefreshWarm() {
@@ -250,10 +257,7 @@ bool RefreshWarm() {
 			++it;
 			continue;
 		}
-		std::vector<uint8_t> payload;
-		uint32 flags = 0;
-		if (!code_cache_enabled || ReadCacheFile(p->key, &payload, &flags) != ReadResult::Ok || (flags & kWarm) == 0)
-			wrote = (code_cache_enabled && WriteScript(p, kWarm)) || wrote;
+		if (code_cache_enabled && !IsWarm(p->key)) wrote = WriteScript(p, kWarm) || wrote;
 		DeletePending(p);
 		it = refresh.erase(it);
 	}

@@ -2,7 +2,6 @@
 // its default context (which runs the start procedure) and up to plv8.context_cache_size
 // named ones, least recently used dropped first; named contexts run no start procedure.
 #include <algorithm>
-#include <cstdio>
 
 #include "plv8.h"
 
@@ -110,23 +109,7 @@ void ForgetContexts(Env *env) {
 
 std::string ContextNamesJson(Env *env) {
 	std::string out = "[";
-	for (JsContext *cx : env->named) {
-		if (out.size() > 1) out += ",";
-		out += "\"";
-		for (unsigned char c : cx->name) {
-			if (c == '"' || c == '\\') {
-				out += '\\';
-				out += static_cast<char>(c);
-			} else if (c < 0x20) {
-				char buf[8];
-				snprintf(buf, sizeof(buf), "\\u%04x", c);
-				out += buf;
-			} else {
-				out += static_cast<char>(c);
-			}
-		}
-		out += "\"";
-	}
+	for (JsContext *cx : env->named) out += (out.size() > 1 ? "," : "") + JsonString(cx->name);
 	return out + "]";
 }
 

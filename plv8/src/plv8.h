@@ -185,6 +185,8 @@ v8::MaybeLocal<v8::String> NewText(Env *env, const char *s, size_t len);
 std::string ToStdString(v8::Isolate *isolate, v8::Local<v8::Value> value, bool *ok);
 // Error messages and fields are clipped to a size every layer can carry.
 std::string ClipErrorText(std::string text);
+// `text` as a JSON string literal (for the JSON texts plv8_info() builds).
+std::string JsonString(const std::string &text);
 
 // ---------------------------------------------------------------------------
 // Type conversion (convert.cpp)

@@ -1,5 +1,6 @@
-// Runtime stage: starts V8 lazily in a backend, keeps one isolate + context per user id,
-// enforces plv8.memory_limit and stops running JavaScript on PostgreSQL interrupts.
+// Runtime stage: starts V8 lazily in a backend, keeps one isolate per user id (its contexts:
+// contexts.cpp), enforces plv8.memory_limit and plv8.execution_timeout, and stops running
+// JavaScript on PostgreSQL interrupts.
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -134,8 +135,8 @@ size_t NearHeapLimit(void *data, size_t current, size_t initial) {
 	env->isolate->TerminateExecution();
 	if (env->headroom_granted) return current;
 	env->headroom_granted = true;
-	constexpr size_t kMinHeadroom = size_t(64) << 20, kMaxHeadroom = size_t(1) << 30;
-	return current + std::min(std::max(initial, kMinHeadroom), kMaxHeadroom);
+	constexpr size_t kMinHeadroom = size_t(256) << 20, kMaxHeadroom = size_t(1) << 30;
+	return current + std::min(std::max(2 * initial, kMinHeadroom), kMaxHeadroom);
 }
 
 }  // namespace
@@ -372,6 +373,7 @@ bool HasPendingError() { return pending_error != nullptr; }
 
 void RaiseTermination(Env *env) {
 	bool memory = env->memory_exceeded;
+	int limit_mb = static_cast<int>(env->heap_limit >> 20);
 	if (env->doomed && env->depth == 0) {
 		auto it = envs.find(env->user);
 		if (it != envs.end() && it->second == env) envs.erase(it);
@@ -386,16 +388,18 @@ void RaiseTermination(Env *env) {
 	}
 	if (memory)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("Out of memory error"),
-		                errdetail("plv8.memory_limit is %d MB.", memory_limit_mb)));
+		                errdetail("plv8.memory_limit is %d MB.", limit_mb)));
 	CHECK_FOR_INTERRUPTS();
 	bool timeout;
+	long timeout_s;
 	{
 		std::lock_guard<std::mutex> lock(wd_mutex);
 		timeout = timed_out;
+		timeout_s = static_cast<long>(wd_timeout.count());
 	}
 	if (timeout)
 		ereport(ERROR, (errcode(ERRCODE_QUERY_CANCELED), errmsg("execution timeout exceeded"),
-		                errdetail("plv8.execution_timeout is %d s.", execution_timeout_s)));
+		                errdetail("plv8.execution_timeout is %ld s.", timeout_s)));
 	ereport(ERROR, (errcode(ERRCODE_QUERY_CANCELED), errmsg("canceling statement due to user request")));
 }
 
@@ -405,15 +409,7 @@ std::string HeapStatsJson(v8::Isolate *isolate, bool with_user, Oid user, const 
 	std::string out = "{";
 	if (with_user) {
 		char *name = GetUserNameFromId(user, true);
-		out += "\"user\":";
-		std::string n = name ? name : "";
-		std::string q = "\"";
-		for (char c : n) {
-			if (c == '"' || c == '\\') q += '\\';
-			q += c;
-		}
-		q += "\"";
-		out += q + ",";
+		out += "\"user\":" + JsonString(name ? name : "") + ",";
 	}
 	out += "\"total_heap_size\":" + std::to_string(hs.total_heap_size());
 	out += ",\"total_physical_size\":" + std::to_string(hs.total_physical_size());

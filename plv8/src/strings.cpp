@@ -57,4 +57,21 @@ void ThrowJsError(v8::Isolate *isolate, const char *message) {
 	isolate->ThrowException(v8::Exception::Error(NewString(isolate, ClipErrorText(message).c_str())));
 }
 
+std::string JsonString(const std::string &text) {
+	std::string out = "\"";
+	for (unsigned char c : text) {
+		if (c == '"' || c == '\\') {
+			out += '\\';
+			out += static_cast<char>(c);
+		} else if (c < 0x20) {
+			char buf[8];
+			snprintf(buf, sizeof(buf), "\\u%04x", c);
+			out += buf;
+		} else {
+			out += static_cast<char>(c);
+		}
+	}
+	return out + "\"";
+}
+
 }  // namespace plv8

@@ -12,6 +12,8 @@ const heapCases = {
   "a string doubled until it fails": "let s = 'x'; for (;;) { s = s + s; s = JSON.parse(JSON.stringify(s)); }",
   "a growing object": "const o = {}; for (let i = 0;; i++) o['k' + i] = i;",
   "a growing Map": "const m = new Map(); for (let i = 0;; i++) m.set(i, { i });",
+  "builtins that allocate past the limit before they look at termination":
+    "const a = new Array(1e7).fill(0).map((x, i) => 'v' + i); plv8.elog(NOTICE, a.join(',').length);",
 };
 
 describe("plv8.memory_limit", () => {

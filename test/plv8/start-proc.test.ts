@@ -50,49 +50,32 @@ describe("plv8.start_proc and plv8.boot_proc", () => {
     await client.end();
   });
 
-  it("skips a start procedure the role may not execute, with PLV8's warning", async () => {
-    const { client, warnings } = await session("plv8_sp_user");
-    await client.query("set plv8.start_proc = 'admin.private_start'");
-    expect((await client.query("select started() as v")).rows[0].v).toBe("none");
-    expect(warnings).toEqual(["no permission to execute js function admin.private_start"]);
-    await client.end();
-  });
-
-  it("skips a missing start procedure with PLV8's warning", async () => {
-    const { client, warnings } = await session("plv8_sp_user");
-    await client.query("set plv8.start_proc = 'admin.no_such_function'");
-    expect((await client.query("select started() as v")).rows[0].v).toBe("none");
-    expect(warnings).toEqual(["failed to find js function admin.no_such_function"]);
-    await client.end();
-  });
-
-  it("never runs a user's start procedure with a SECURITY DEFINER owner's rights", async () => {
-    const { client, warnings } = await session("plv8_sp_user");
-    await client.query("set plv8.start_proc = 'mine.escalate'");
+  // [what, session role (none: the superuser), start_proc, function called, its answer, warnings]
+  const cases: [string, string | undefined, string, string, string, string[]][] = [
+    ["skips a start procedure the role may not execute", "plv8_sp_user", "admin.private_start", "started", "none",
+      ["no permission to execute js function admin.private_start"]],
+    ["skips a missing start procedure", "plv8_sp_user", "admin.no_such_function", "started", "none",
+      ["failed to find js function admin.no_such_function"]],
     // The superuser's environment is created by the definer call: the user's code must not run there.
-    expect((await client.query("select definer_started() as v")).rows[0].v).toBe("none");
-    expect(warnings).toEqual(["no permission to execute js function mine.escalate"]);
-    // In the user's own environment it runs as usual.
-    expect((await client.query("select started() as v")).rows[0].v).toBe("escalated");
-    await client.end();
-  });
-
-  it("never runs a less privileged role's start procedure in a superuser's session", async () => {
+    ["never runs a user's start procedure with a SECURITY DEFINER owner's rights", "plv8_sp_user", "mine.escalate",
+      "definer_started", "none", ["no permission to execute js function mine.escalate"]],
+    ["runs the user's own start procedure in the user's own environment", "plv8_sp_user", "mine.escalate", "started",
+      "escalated", []],
     // As a database owner's ALTER DATABASE ... SET plv8.start_proc would.
-    const { client, warnings } = await session();
-    await client.query("set plv8.start_proc = 'mine.escalate'");
-    expect((await client.query("select started() as v")).rows[0].v).toBe("none");
-    expect(warnings).toEqual(["no permission to execute js function mine.escalate"]);
-    await client.end();
-  });
-
-  it("runs a superuser's own start procedure in a SECURITY DEFINER call", async () => {
-    const { client, warnings } = await session("plv8_sp_user");
-    await client.query("set plv8.start_proc = 'admin.start'");
-    expect((await client.query("select definer_started() as v")).rows[0].v).toBe("admin.start");
-    expect(warnings).toEqual([]);
-    await client.end();
-  });
+    ["never runs a less privileged role's start procedure in a superuser's session", undefined, "mine.escalate",
+      "started", "none", ["no permission to execute js function mine.escalate"]],
+    ["runs a superuser's start procedure in a SECURITY DEFINER call", "plv8_sp_user", "admin.start", "definer_started",
+      "admin.start", []],
+  ];
+  for (const [what, role, proc, fn, answer, expectedWarnings] of cases) {
+    it(`${what}${expectedWarnings.length ? ", with PLV8's warning" : ""}`, async () => {
+      const { client, warnings } = await session(role);
+      await client.query(`set plv8.start_proc = '${proc}'`);
+      expect((await client.query(`select ${fn}() as v`)).rows[0].v).toBe(answer);
+      expect(warnings).toEqual(expectedWarnings);
+      await client.end();
+    });
+  }
 
   it("keeps boot_proc to superusers", async () => {
     const { client } = await session("plv8_sp_user");
