@@ -257,17 +257,18 @@ function filterType(b: TableBuild): GraphQLInputObjectType {
         type: shared.scalarFilters.get("ID")!,
         extensions: inputResolved({ kind: "nodeIdFilter", table }),
       };
-      fields["and"] = {
+      // A column named and, or or not keeps its filter; the logic field of that name is left out.
+      if (!("and" in fields)) fields["and"] = {
         type: new GraphQLList(new GraphQLNonNull(filter)),
         description: "Returns true only if all its inner filters are true, otherwise returns false",
         extensions: inputResolved({ kind: "filterAnd" }),
       };
-      fields["or"] = {
+      if (!("or" in fields)) fields["or"] = {
         type: new GraphQLList(new GraphQLNonNull(filter)),
         description: "Returns true if at least one of its inner filters is true, otherwise returns false",
         extensions: inputResolved({ kind: "filterOr" }),
       };
-      fields["not"] = {
+      if (!("not" in fields)) fields["not"] = {
         type: filter,
         description: "Negates a filter",
         extensions: inputResolved({ kind: "filterNot" }),
