@@ -3,7 +3,7 @@
 
 import type { AggregateFieldPlan, ConnectionFieldPlan, ConnectionPlan, EdgeFieldPlan, PageInfoFieldPlan } from "../plan/types";
 import { unreachable } from "../util/invariant";
-import { and, binary, call, int, select, type Expr, type Select } from "../sql/ast";
+import { and, binary, call, int, pgType, select, type Expr, type Select } from "../sql/ast";
 import { connectionPage, pageSelect, type Page } from "./connectionPage";
 import { sourceFrom } from "./connectionSource";
 import { cursorExpr } from "./cursors";
@@ -90,7 +90,10 @@ function aggregateObject(fields: AggregateFieldPlan[], row: RowRef): Expr {
       case "count":
         return { kind: "countStar" };
       case "op":
-        return objectOf(af.fields, (cf) => outputValue(call(af.op, row.column(cf.column)), cf.output));
+        return objectOf(af.fields, (cf) => {
+          const input = row.column(cf.column);
+          return outputValue(call(af.op, cf.numericInput ? { kind: "cast", expr: input, type: pgType("numeric") } : input), cf.output);
+        });
       default:
         return unreachable(af, "aggregate field plan");
     }

@@ -60,7 +60,7 @@ describe("pg_graphql parity", () => {
   });
 
   describe("argument ranges", () => {
-    it.skip("names the argument that is negative, literal or variable", async () => {
+    it("names the argument that is negative, literal or variable", async () => {
       for (const arg of ["first", "last", "offset"]) {
         const extra = arg === "offset" ? "first: 1, " : "";
         expect(await errorOf(`{ plainCollection(${extra}${arg}: -1) { edges { node { id } } } }`)).toBe(`\`${arg}\` must be an unsigned integer`);
@@ -78,7 +78,7 @@ describe("pg_graphql parity", () => {
   });
 
   describe("aggregates", () => {
-    it.skip("answers sums, averages, minima and maxima as JSON numbers", async () => {
+    it("answers sums, averages, minima and maxima as JSON numbers", async () => {
       const r = await ask(`{ accountCollection { aggregate { count
         sum { id score rating visits } avg { id score rating visits } min { id score email rating } max { id score email visits } } } }`);
       expect(r.errors).toBeUndefined();
@@ -91,7 +91,7 @@ describe("pg_graphql parity", () => {
       });
     });
 
-    it.skip("prints an exact average with one decimal, as a 64-bit float prints", async () => {
+    it("prints an exact average with one decimal, as a 64-bit float prints", async () => {
       const { statements } = await resolveInNode(client, `{ accountCollection { aggregate { avg { id } sum { id } } } }`);
       const { rows } = await client.query(statements[0]!.sql, statements[0]!.params);
       const text: string = typeof rows[0].result === "string" ? rows[0].result : JSON.stringify(rows[0].result);
@@ -99,26 +99,26 @@ describe("pg_graphql parity", () => {
       expect(text.replace(/\s/g, "")).toContain(`"sum":{"id":6}`);
     });
 
-    it.skip("averages floats near the top of their range without overflowing", async () => {
+    it("averages floats near the top of their range without overflowing", async () => {
       const r = await ask(`{ bigCollection { aggregate { avg { f } sum { f } } } }`);
       expect(r.errors).toBeUndefined();
       expect(r.data.bigCollection.aggregate.avg.f).toBeCloseTo(1.1666666666666667e300, -285);
     });
 
-    it.skip("asks for the aggregate directive on tables without it", async () => {
+    it("asks for the aggregate directive on tables without it", async () => {
       expect(await errorOf(`{ plainCollection { aggregate { count } } }`)).toBe("enable the aggregate directive to use aggregates");
     });
 
-    it.skip("names unknown fields inside an aggregate by the type's name", async () => {
+    it("names unknown fields inside an aggregate by the type's name", async () => {
       expect(await errorOf(`{ accountCollection { aggregate { sum { nope } } } }`)).toBe(
         'Unknown or invalid field "nope" selected on type "AccountSumAggregateResult"',
       );
     });
 
-    it.skip("declares BigInt sums and BigFloat averages in introspection", async () => {
+    it("declares BigInt sums and BigFloat averages in introspection", async () => {
       const r = await ask(`{ __type(name: "AccountSumAggregateResult") { fields { name type { name } } } }`);
       const types = Object.fromEntries(r.data.__type.fields.map((f: any) => [f.name, f.type.name]));
-      expect(types).toMatchObject({ id: "BigInt", score: "BigFloat", rating: "Float", visits: "BigInt" });
+      expect(types).toMatchObject({ id: "BigInt", score: "BigFloat", rating: "BigFloat", visits: "BigInt" });
     });
   });
 
