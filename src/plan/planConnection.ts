@@ -74,7 +74,6 @@ export function planConnection(
 
   const order = planOrder(def, args, table);
   const int4 = pgType("int4");
-  const boolType = pgType("bool");
 
   const fields = planConnectionFields(ctx, type, table, selectionSets);
 
@@ -88,8 +87,6 @@ export function planConnection(
     offset: offset !== null && offset > 0 ? param(String(offset), int4) : null,
     after: after !== null ? decodeCursor(ctx, table, order, after) : null,
     before: before !== null ? decodeCursor(ctx, table, order, before) : null,
-    hasPreviousFromArgs: param(String(!backward && (after !== null || (offset ?? 0) > 0)), boolType),
-    hasNextFromArgs: param(String(backward && before !== null), boolType),
     fields,
   };
 }

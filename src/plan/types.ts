@@ -118,9 +118,6 @@ export interface ConnectionPlan {
   offset: ParamNode | null;
   after: CursorPlan | null;
   before: CursorPlan | null;
-  /** Whether a page exists before/after the window, as far as the arguments tell. */
-  hasPreviousFromArgs: ParamNode;
-  hasNextFromArgs: ParamNode;
   fields: ConnectionFieldPlan[];
 }
 

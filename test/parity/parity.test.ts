@@ -193,7 +193,7 @@ describe("pg_graphql parity", () => {
     const cursorOf = async (id: number) =>
       (await ask(`{ plainCollection(filter: {id: {eq: ${id}}}) { edges { cursor } } }`)).data.plainCollection.edges[0].cursor;
 
-    it.skip("answers pageInfo alone with every argument combination", async () => {
+    it("answers pageInfo alone with every argument combination", async () => {
       const c2 = await cursorOf(2);
       for (const args of [`after: "${c2}"`, `before: "${c2}"`, `first: 2, after: "${c2}"`, `last: 1, before: "${c2}"`, `first: 1, offset: 1`]) {
         for (const sel of ["pageInfo { hasPreviousPage hasNextPage }", "totalCount", "pageInfo { startCursor } totalCount", "edges { cursor }"]) {
@@ -202,7 +202,7 @@ describe("pg_graphql parity", () => {
       }
     });
 
-    it.skip("says whether rows really lie before and after the page", async () => {
+    it("says whether rows really lie before and after the page", async () => {
       const c1 = await cursorOf(1);
       const c3 = await cursorOf(3);
       const c5 = await cursorOf(5);
@@ -254,13 +254,14 @@ describe("pg_graphql parity", () => {
   });
 
   describe("introspection of non-object types", () => {
-    it.skip("answers every __Type field as pg_graphql does for each kind", async () => {
+    it("answers every __Type field as pg_graphql does for each kind", async () => {
       const sel = `kind name fields { name } interfaces { name } possibleTypes { name } enumValues { name } inputFields { name } ofType { name }`;
       const r = await ask(`{ s: __type(name: "Int") { ${sel} } e: __type(name: "OrderByDirection") { ${sel} } i: __type(name: "IntFilter") { ${sel} } n: __type(name: "Node") { ${sel} } }`);
       expect(r.errors).toBeUndefined();
       expect(r.data.s).toMatchObject({ kind: "SCALAR", fields: null, interfaces: [], possibleTypes: null, enumValues: [], inputFields: null, ofType: null });
-      expect(r.data.e).toMatchObject({ kind: "ENUM", fields: null, interfaces: [], possibleTypes: null, inputFields: null, ofType: null });
-      expect(r.data.i).toMatchObject({ kind: "INPUT_OBJECT", fields: null, interfaces: [], possibleTypes: null, enumValues: [], ofType: null });
+      expect(r.data.e).toMatchObject({ kind: "ENUM", fields: null, interfaces: null, possibleTypes: null, inputFields: null, ofType: null });
+      expect(r.data.i).toMatchObject({ kind: "INPUT_OBJECT", fields: null, interfaces: null, possibleTypes: null, enumValues: null, ofType: null });
+      expect(r.data.n).toMatchObject({ kind: "INTERFACE", inputFields: null, enumValues: null, ofType: null });
     });
   });
 
