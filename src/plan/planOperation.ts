@@ -96,7 +96,7 @@ function planNodeLookup(ctx: PlanContext, f: CollectedField, def: GraphQLField<u
     if (!(type instanceof GraphQLObjectType)) continue;
     const source = typeSourceOf(type);
     if (source?.kind !== "node") continue;
-    if (!nodeIdNames(source.table, id)) continue;
+    if (source.table.primaryKey.length === 0 || !nodeIdNames(source.table, id)) continue;
     const values = nodeIdKeyParams(ctx.api, source.table, id);
     return {
       kind: "row",

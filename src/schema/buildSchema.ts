@@ -20,7 +20,7 @@ import { collectRelations } from "./relations";
 import { printedDefault, resolved, sourced, type Relation } from "./resolution";
 import { TypeMapper, type ScalarName, type TypeShape } from "./scalars";
 import { buildSharedTypes, enumFilter, type SharedTypes } from "./sharedTypes";
-import { buildTableTypes, connectionArgs, type LeafType, type TableTypes, type LeafTypes } from "./tableTypes";
+import { buildRowType, buildTableTypes, connectionArgs, type LeafType, type TableTypes, type LeafTypes } from "./tableTypes";
 
 type EnumPgType = Extract<PgType, { kind: "enum" }>;
 
@@ -88,6 +88,30 @@ class Builder {
   exposedTables(): ReadonlyMap<number, Table> {
     this.exposedTablesCache ??= new Map([...this.tables].map(([oid, t]) => [oid, t.table]));
     return this.exposedTablesCache;
+  }
+
+  private rowTablesCache: Map<number, Table> | null = null;
+  private readonly rowTypes = new Map<number, GraphQLObjectType | null>();
+
+  /** Relations without a key whose rows functions may return (views, mostly). */
+  rowTables(): ReadonlyMap<number, Table> {
+    this.rowTablesCache ??= new Map(
+      this.catalog.tables
+        .filter((t) => t.kind !== "partitionedTable" && !this.tables.has(t.oid) && t.primaryKey.length === 0)
+        .map((t) => [t.oid, t]),
+    );
+    return this.rowTablesCache;
+  }
+
+  /** The object type of a key-less relation, made once; null when its name is taken or unusable. */
+  private rowType(table: Table): GraphQLObjectType | null {
+    if (!this.rowTypes.has(table.oid)) {
+      const inflector = this.inflector(table.schema);
+      const name = inflector.tableType(table);
+      const usable = isValidName(name) && this.claim([name], `table:${table.oid}`);
+      this.rowTypes.set(table.oid, usable ? buildRowType(table, inflector, this.resolver) : null);
+    }
+    return this.rowTypes.get(table.oid)!;
   }
 
   inflector(schema: string): Inflector {
@@ -326,7 +350,7 @@ class Builder {
     const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
     this.rowFunctions ??= functionsByRowArgument(this.catalog.functions, this.types);
     const candidates = this.rowFunctions.get(t.table.oid) ?? [];
-    const computed = computedFunctions(t.table, candidates, this.types, this.exposedTables());
+    const computed = computedFunctions(t.table, candidates, this.types, this.exposedTables(), this.rowTables());
     for (const f of computed) {
       const name = t.inflector.computedField(f.fn);
       if (!isValidName(name) || fields[name] !== undefined) continue;
@@ -390,8 +414,8 @@ class Builder {
         return { type, args, description };
       }
       case "node": {
-        const target = this.tables.get(f.returns.table.oid)!;
-        return { type: target.node, args, description };
+        const type = this.tables.get(f.returns.table.oid)?.node ?? this.rowType(f.returns.table);
+        return type === null ? null : { type, args, description };
       }
       case "connection": {
         const target = this.tables.get(f.returns.table.oid)!;

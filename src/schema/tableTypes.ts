@@ -55,6 +55,39 @@ export interface LeafTypes {
   enumFilter(shape: TypeShape & { kind: "enum" }): GraphQLInputObjectType;
 }
 
+/** Columns the role may select and the API can represent, in attnum order. */
+function visibleColumns(table: Table, inflector: Inflector, types: LeafTypes): Column[] {
+  return table.columns.filter((c) => c.privileges.select && isValidName(inflector.column(c)) && types.leaf(types.shape(c)) !== null);
+}
+
+function columnFields(table: Table, columns: readonly Column[], inflector: Inflector, types: LeafTypes): GraphQLFieldConfigMap<unknown, unknown> {
+  const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+  for (const column of columns) {
+    const out = types.leaf(types.shape(column))!;
+    fields[inflector.column(column)] = {
+      type: column.notNull ? new GraphQLNonNull(out) : out,
+      description: column.directives.description ?? null,
+      extensions: resolved({ kind: "column", table, column }),
+    };
+  }
+  return fields;
+}
+
+/**
+ * The object type of a relation without a key (no node id, no collection): what a function
+ * returning one of its rows answers. Null when no column is visible.
+ */
+export function buildRowType(table: Table, inflector: Inflector, types: LeafTypes): GraphQLObjectType | null {
+  const columns = visibleColumns(table, inflector, types);
+  if (columns.length === 0) return null;
+  return new GraphQLObjectType({
+    name: inflector.tableType(table),
+    description: table.directives.description ?? null,
+    fields: () => columnFields(table, columns, inflector, types),
+    extensions: sourced({ kind: "node", table }),
+  });
+}
+
 const AFFECTED_COUNT = "Count of the records impacted by the mutation";
 const RECORDS = "Array of records impacted by the mutation";
 
@@ -117,9 +150,7 @@ export function buildTableTypes(
   extraNodeFields: (t: TableTypes) => GraphQLFieldConfigMap<unknown, unknown>,
 ): TableTypes {
   const base = inflector.tableType(table);
-  const columns = table.columns.filter(
-    (c) => c.privileges.select && isValidName(inflector.column(c)) && types.leaf(types.shape(c)) !== null,
-  );
+  const columns = visibleColumns(table, inflector, types);
   const b: TableBuild = { table, inflector, shared, types, base, columns };
   const canInsert = table.privileges.insert || table.columns.some((c) => c.privileges.insert);
   const canUpdate = table.privileges.update || table.columns.some((c) => c.privileges.update);
@@ -180,15 +211,7 @@ function nodeType(b: TableBuild, extraFields: () => GraphQLFieldConfigMap<unknow
           extensions: resolved({ kind: "nodeId", table }),
         },
       };
-      for (const column of b.columns) {
-        const out = types.leaf(types.shape(column))!;
-        fields[inflector.column(column)] = {
-          type: column.notNull ? new GraphQLNonNull(out) : out,
-          description: column.directives.description ?? null,
-          extensions: resolved({ kind: "column", table, column }),
-        };
-      }
-      return { ...fields, ...extraFields() };
+      return { ...fields, ...columnFields(table, b.columns, inflector, types), ...extraFields() };
     },
     extensions: sourced({ kind: "node", table }),
   });

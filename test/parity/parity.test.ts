@@ -246,10 +246,17 @@ describe("pg_graphql parity", () => {
   });
 
   describe("computed fields", () => {
-    it.skip("expose a row of a key-less view as a nullable object", async () => {
+    it("expose a row of a key-less view as a nullable object", async () => {
       const r = await ask(`{ accountCollection(filter: {id: {eq: 2}}) { edges { node { stats { accountId emailLength } } } } }`);
       expect(r.errors).toBeUndefined();
       expect(r.data.accountCollection.edges[0].node.stats).toEqual({ accountId: 2, emailLength: 8 });
+      const t = await ask(`{ __type(name: "Account") { fields { name type { kind name } } } }`);
+      expect(t.data.__type.fields.find((f: any) => f.name === "stats").type).toEqual({ kind: "OBJECT", name: "AccountStats" });
+      const view = await ask(`{ __type(name: "AccountStats") { fields { name } interfaces { name } } }`);
+      expect(view.data.__type).toEqual({ fields: [{ name: "accountId" }, { name: "emailLength" }], interfaces: [] });
+      expect((await ask(`{ __schema { queryType { fields { name } } } }`)).data.__schema.queryType.fields.map((f: any) => f.name)).not.toContain(
+        "accountStatsCollection",
+      );
     });
   });
 
