@@ -7,6 +7,7 @@ import { freshDatabase, type TestDatabase } from "../harness/db";
 import { resolveInNode } from "../read/nodeResolve";
 
 const SCHEMA = `
+  create extension pg_graphql cascade;
   comment on schema public is '@graphql({"inflect_names": true, "introspection": true})';
   create table account(id int primary key, email text not null, score numeric, rating float8, visits bigint);
   comment on table account is '@graphql({"aggregate": {"enabled": true}, "totalCount": {"enabled": true}})';
@@ -71,8 +72,13 @@ describe("pg_graphql parity", () => {
     });
 
     it("checks atMost of update and delete the same way", async () => {
-      const msg = await errorOf(`mutation { deleteFromPlainCollection(atMost: -1, filter: {id: {eq: 1}}) { affectedCount } }`);
-      expect(msg).not.toMatch(/syntax|relation|column|subquery/);
+      // atMost is a signed bound: below zero, every delete or update impacts too many records.
+      expect(await errorOf(`mutation { deleteFromPlainCollection(atMost: -1, filter: {id: {eq: 1}}) { affectedCount } }`)).toBe(
+        "delete impacts too many records",
+      );
+      expect(
+        await errorOf(`mutation($n: Int!) { updatePlainCollection(set: {n: 0}, atMost: $n, filter: {id: {eq: 99}}) { affectedCount } }`, { n: -1 }),
+      ).toBe("update impacts too many records");
       expect((await client.query("select count(*)::int as n from plain")).rows[0].n).toBe(5);
     });
   });

@@ -35,7 +35,7 @@ function ok(answer: any): string | null {
 
 /** Cursors of the rows a connection matches (in order), as the resolver hands them out. */
 async function cursorsOf(ctx: CaseContext, c: ConnectionModel): Promise<string[] | string> {
-  const probe: ConnectionModel = { ...c, paging: {}, totalCount: false, pageInfo: false, aggregate: null, edges: { cursor: true, node: { columns: [c.table.columns[0]!], nodeId: false, typename: false, relations: [] } } };
+  const probe: ConnectionModel = { ...c, paging: {}, totalCount: false, pageInfo: [], aggregate: null, edges: { cursor: true, node: { columns: [c.table.columns[0]!], nodeId: false, typename: false, relations: [] } } };
   const printer = new QueryPrinter(ctx.model, false, () => "");
   const answer = await ask(ctx, printer.operation(printer.connection(new Names(ctx.model).collection(c.table), probe)));
   return ok(answer) ?? answer.data[new Names(ctx.model).collection(c.table)].edges.map((e: any) => e.cursor);
@@ -70,8 +70,8 @@ export async function connectionCase(ctx: CaseContext, withCursor: boolean): Pro
 function pageCursorsAgree(conn: any): CaseResult {
   const edges = conn.edges;
   if (!conn.pageInfo || !edges || edges.length === 0 || edges[0].cursor === undefined) return null;
-  if (conn.pageInfo.startCursor !== edges[0].cursor) return "pageInfo.startCursor is not the first edge's cursor";
-  if (conn.pageInfo.endCursor !== edges[edges.length - 1].cursor) return "pageInfo.endCursor is not the last edge's cursor";
+  if (conn.pageInfo.startCursor !== undefined && conn.pageInfo.startCursor !== edges[0].cursor) return "pageInfo.startCursor is not the first edge's cursor";
+  if (conn.pageInfo.endCursor !== undefined && conn.pageInfo.endCursor !== edges[edges.length - 1].cursor) return "pageInfo.endCursor is not the last edge's cursor";
   return null;
 }
 
@@ -92,7 +92,7 @@ export async function walkCase(ctx: CaseContext): Promise<CaseResult> {
   const field = names.collection(table);
   for (let step = 0; step <= expected.length + 1; step++) {
     const printer = new QueryPrinter(model, true, () => cursor!);
-    const page: ConnectionModel = { ...base, paging: backward ? { last: size, ...(cursor ? { before: 0 } : {}) } : { first: size, ...(cursor ? { after: 0 } : {}) }, totalCount: false, pageInfo: true, aggregate: null, edges: { cursor: false, node: { columns: [], nodeId: true, typename: false, relations: [] } } };
+    const page: ConnectionModel = { ...base, paging: backward ? { last: size, ...(cursor ? { before: 0 } : {}) } : { first: size, ...(cursor ? { after: 0 } : {}) }, totalCount: false, pageInfo: ["hasNextPage", "hasPreviousPage", "startCursor", "endCursor"], aggregate: null, edges: { cursor: false, node: { columns: [], nodeId: true, typename: false, relations: [] } } };
     const answer = await ask(ctx, printer.operation(printer.connection(field, page)));
     const failed = ok(answer);
     if (failed) return failed;
@@ -165,7 +165,7 @@ async function runMutation(ctx: CaseContext, table: TableModel, kind: "update" |
   const type = names.type(table);
   const keyFields = table.primaryKey.map((k) => names.field(k)).join(" ");
   const filter = randomFilter(rnd, table, 1);
-  const fake: ConnectionModel = { table, filter, orderBy: [], paging: {}, totalCount: false, pageInfo: false, edges: null, aggregate: null };
+  const fake: ConnectionModel = { table, filter, orderBy: [], paging: {}, totalCount: false, pageInfo: [], edges: null, aggregate: null };
   const printer = new QueryPrinter(model, rnd.chance(0.5), () => "");
   const matched: OracleRow[] = await oracleRows(ctx.client, table, [], fake);
   const rowKey = (r: OracleRow) => JSON.stringify(table.primaryKey.map((k) => r.raw[k]));

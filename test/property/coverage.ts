@@ -1,6 +1,6 @@
 // Property test support: how often each feature was generated, with the minimum a run must reach
 // (so a generator that stopped producing a feature cannot pass unnoticed).
-import { DIRECTIONS, OPS_BY_TYPE, type ConnectionModel, type FilterModel, type NodeSelection } from "./queryModel";
+import { DIRECTIONS, OPS_BY_TYPE, PAGE_INFO_FIELDS, type ConnectionModel, type FilterModel, type NodeSelection } from "./queryModel";
 
 const OPERATORS = [...new Set(Object.values(OPS_BY_TYPE).flat())];
 
@@ -30,6 +30,7 @@ const REQUIRED: Record<string, number> = {
   "sel:totalCount": 0.05,
   "sel:pageInfo": 0.05,
   "sel:pageInfoOnly": 0.005,
+  "sel:pageInfoSubset": 0.02,
   "agg:count": 0.01,
   "agg:sum": 0.01,
   "agg:avg": 0.01,
@@ -80,7 +81,10 @@ export class Coverage {
     this.add(`args:${combo}`);
     if (combo === "first+offset+after") this.add("args:first+after");
     if (c.totalCount) this.add("sel:totalCount");
-    if (c.pageInfo) this.add(c.edges || c.totalCount || c.aggregate ? "sel:pageInfo" : "sel:pageInfoOnly");
+    if (c.pageInfo.length > 0) {
+      this.add(c.edges || c.totalCount || c.aggregate ? "sel:pageInfo" : "sel:pageInfoOnly");
+      if (c.pageInfo.length < PAGE_INFO_FIELDS.length) this.add("sel:pageInfoSubset");
+    }
     if (c.aggregate?.count) this.add("agg:count");
     for (const o of c.aggregate?.ops ?? []) this.add(`agg:${o.op}`);
     if (c.edges) this.node(c.edges.node, depth);

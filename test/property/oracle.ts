@@ -128,13 +128,14 @@ export async function expectedConnection(client: pg.Client, model: SchemaModel, 
   const slice = rows.slice(page.start, page.end);
   const out: Record<string, unknown> = {};
   if (c.totalCount) out["totalCount"] = rows.length;
-  if (c.pageInfo) {
-    out["pageInfo"] = {
+  if (c.pageInfo.length > 0) {
+    const all: Record<string, unknown> = {
       hasNextPage: page.hasNextPage,
       hasPreviousPage: page.hasPreviousPage,
       startCursor: slice.length > 0 ? "<cursor>" : null,
       endCursor: slice.length > 0 ? "<cursor>" : null,
     };
+    out["pageInfo"] = Object.fromEntries(c.pageInfo.map((f) => [f, all[f]]));
   }
   if (c.edges) {
     const edges = [];

@@ -105,7 +105,7 @@ export class QueryPrinter {
   connection(field: string, c: ConnectionModel): string {
     const parts: string[] = [];
     if (c.totalCount) parts.push("totalCount");
-    if (c.pageInfo) parts.push("pageInfo { hasNextPage hasPreviousPage startCursor endCursor }");
+    if (c.pageInfo.length > 0) parts.push(`pageInfo { ${c.pageInfo.join(" ")} }`);
     if (c.edges) parts.push(`edges { ${c.edges.cursor ? "cursor " : ""}node { ${this.node(c.edges.node)} } }`);
     if (c.aggregate) {
       const ops = c.aggregate.ops.map((o) => `${o.op} { ${o.columns.map((col) => this.names.field(col.name)).join(" ")} }`);

@@ -23,6 +23,9 @@ export const OPS_BY_TYPE: Record<ColumnType, Op[]> = {
   jsonb: [],
 };
 
+export const PAGE_INFO_FIELDS = ["hasNextPage", "hasPreviousPage", "startCursor", "endCursor"] as const;
+export type PageInfoField = (typeof PAGE_INFO_FIELDS)[number];
+
 export interface ColumnFilter {
   column: ColumnModel;
   op: Op;
@@ -69,7 +72,8 @@ export interface ConnectionModel {
   orderBy: OrderModel[];
   paging: Paging;
   totalCount: boolean;
-  pageInfo: boolean;
+  /** The pageInfo fields asked for (none: no pageInfo). */
+  pageInfo: PageInfoField[];
   edges: { cursor: boolean; node: NodeSelection } | null;
   aggregate: { count: boolean; ops: { op: "sum" | "avg" | "min" | "max"; columns: ColumnModel[] }[] } | null;
 }
@@ -200,7 +204,8 @@ export function randomConnection(rnd: Random, model: SchemaModel, table: TableMo
   }
   const edges = rnd.chance(0.85) ? { cursor: rnd.chance(0.3), node: randomNode(rnd, model, table, depth) } : null;
   const totalCount = table.totalCount && rnd.chance(0.5);
-  const pageInfo = rnd.chance(0.45) || (!edges && !totalCount && !aggregate);
+  let pageInfo: PageInfoField[] = rnd.chance(0.45) || (!edges && !totalCount && !aggregate) ? rnd.subset(PAGE_INFO_FIELDS, 0.6) : [];
+  if (pageInfo.length === 0 && !edges && !totalCount && !aggregate) pageInfo = [rnd.pick(PAGE_INFO_FIELDS)];
   return {
     table,
     filter: rnd.chance(0.65) ? randomFilter(rnd, table, 0) : null,
