@@ -13,6 +13,7 @@ const REQUIRED: Record<string, number> = {
   "logic:not": 0.01,
   "logic:nested": 0.01,
   "filter:empty": 0.005,
+  "filter:nodeId": 0.005,
   "order:multi": 0.02,
   "args:none": 0.03,
   "args:first": 0.03,
@@ -57,6 +58,7 @@ export class Coverage {
       this.add(`type:${cf.column.type}`);
     }
     if (depth >= 2) this.add("logic:nested");
+    if (f.nodeId) this.add("filter:nodeId");
     const parts = f.columns.length + (f.and?.length ?? 0) + (f.or?.length ?? 0) + (f.not ? 1 : 0);
     if (parts === 0) this.add("filter:empty");
     for (const [key, items] of [["and", f.and], ["or", f.or]] as const) {

@@ -51,16 +51,17 @@ function columnFilterSql(cf: ColumnFilter): string {
 }
 
 /** The conditions of a filter object; empty filters (and empty and/or/not) constrain nothing. */
-export function filterConditions(f: FilterModel): string[] {
+export function filterConditions(f: FilterModel, table: TableModel): string[] {
   const out = f.columns.map(columnFilterSql);
+  if (f.nodeId) out.push(`(${equalities(table.primaryKey, table, f.nodeId).join(" and ")})`);
   for (const item of f.and ?? []) {
-    const c = filterConditions(item);
+    const c = filterConditions(item, table);
     if (c.length > 0) out.push(`(${c.join(" and ")})`);
   }
-  const alternatives = (f.or ?? []).map(filterConditions).filter((c) => c.length > 0);
+  const alternatives = (f.or ?? []).map((x) => filterConditions(x, table)).filter((c) => c.length > 0);
   if (alternatives.length > 0) out.push(`(${alternatives.map((c) => `(${c.join(" and ")})`).join(" or ")})`);
   if (f.not) {
-    const c = filterConditions(f.not);
+    const c = filterConditions(f.not, table);
     if (c.length > 0) out.push(`not (${c.join(" and ")})`);
   }
   return out;
@@ -81,7 +82,7 @@ export async function oracleRows(client: pg.Client, table: TableModel, where: st
     return `r.${ident(o.column.name)} ${dir} ${nulls === "NullsFirst" ? "nulls first" : "nulls last"}`;
   });
   order.push(...table.primaryKey.map((k) => `r.${ident(k)} asc`));
-  const conditions = [...where, ...(c?.filter ? filterConditions(c.filter) : [])];
+  const conditions = [...where, ...(c?.filter ? filterConditions(c.filter, table) : [])];
   const sql = `select jsonb_build_object(${raw}) as raw, jsonb_build_object(${out}) as out, jsonb_build_array(${nodeId}) as node_id
     from ${SCHEMA}.${ident(table.name)} as r ${conditions.length > 0 ? `where ${conditions.join(" and ")}` : ""} order by ${order.join(", ")}`;
   const { rows } = await client.query(sql);
@@ -178,7 +179,7 @@ async function expectedAggregate(client: pg.Client, names: Names, c: ConnectionM
     const inner = o.columns.map((col) => `'${col.name}', (${o.op}(r.${ident(col.name)}))::text`).join(", ");
     exprs.push(`'${o.op}', jsonb_build_object(${inner})`);
   }
-  const conditions = [...where, ...(c.filter ? filterConditions(c.filter) : [])];
+  const conditions = [...where, ...(c.filter ? filterConditions(c.filter, c.table) : [])];
   const sql = `select count(*)::int as count, jsonb_build_object(${exprs.join(", ")}) as ops
     from ${SCHEMA}.${ident(c.table.name)} as r ${conditions.length > 0 ? `where ${conditions.join(" and ")}` : ""}`;
   const { rows } = await client.query(sql);

@@ -1,7 +1,7 @@
 // Property test support: a ConnectionModel → GraphQL text (filter and orderBy as literals or as
 // variables) with the cursors the runner picked.
 import { Names, type ColumnFilter, type ConnectionModel, type FilterModel, type NodeSelection, type OrderModel } from "./queryModel";
-import type { SchemaModel } from "./schemaModel";
+import { SCHEMA, type SchemaModel, type TableModel } from "./schemaModel";
 
 /** An enum value: printed bare in literals, as a string in variables. */
 export class EnumValue {
@@ -24,7 +24,16 @@ function scalar(cf: ColumnFilter, text: string): Value {
   }
 }
 
-export function filterValue(names: Names, f: FilterModel): Value {
+/** The node id of the row with these key texts, its JSON written by hand so no digit is lost. */
+export function nodeIdOf(table: TableModel, key: string[]): string {
+  const items = table.primaryKey.map((k, i) => {
+    const type = table.columns.find((c) => c.name === k)!.type;
+    return type === "int" || type === "bigint" ? key[i]! : JSON.stringify(key[i]);
+  });
+  return Buffer.from(`[${JSON.stringify(SCHEMA)}, ${JSON.stringify(table.name)}, ${items.join(", ")}]`).toString("base64");
+}
+
+export function filterValue(names: Names, table: TableModel, f: FilterModel): Value {
   const out: { [key: string]: Value } = {};
   for (const cf of f.columns) {
     const operand: Value =
@@ -32,9 +41,10 @@ export function filterValue(names: Names, f: FilterModel): Value {
     const key = names.field(cf.column.name);
     out[key] = { ...((out[key] as object) ?? {}), [cf.op]: operand };
   }
-  if (f.and) out["and"] = f.and.map((x) => filterValue(names, x));
-  if (f.or) out["or"] = f.or.map((x) => filterValue(names, x));
-  if (f.not) out["not"] = filterValue(names, f.not);
+  if (f.nodeId) out["nodeId"] = { eq: nodeIdOf(table, f.nodeId) };
+  if (f.and) out["and"] = f.and.map((x) => filterValue(names, table, x));
+  if (f.or) out["or"] = f.or.map((x) => filterValue(names, table, x));
+  if (f.not) out["not"] = filterValue(names, table, f.not);
   return out;
 }
 
@@ -91,7 +101,7 @@ export class QueryPrinter {
   args(c: ConnectionModel): string {
     const type = this.names.type(c.table);
     const out: string[] = [];
-    if (c.filter) out.push(this.arg("filter", `${type}Filter`, filterValue(this.names, c.filter)));
+    if (c.filter) out.push(this.arg("filter", `${type}Filter`, filterValue(this.names, c.table, c.filter)));
     if (c.orderBy.length > 0) out.push(this.arg("orderBy", `[${type}OrderBy!]`, orderValue(this.names, c.orderBy)));
     const p = c.paging;
     if (p.first !== undefined) out.push(this.arg("first", "Int", p.first));

@@ -35,6 +35,8 @@ export interface ColumnFilter {
 
 export interface FilterModel {
   columns: ColumnFilter[];
+  /** `nodeId: {eq: ...}` naming the row with these key texts. */
+  nodeId?: string[];
   and?: FilterModel[];
   or?: FilterModel[];
   not?: FilterModel;
@@ -134,6 +136,7 @@ export function randomFilter(rnd: Random, table: TableModel, depth: number): Fil
     filter.columns.push({ column, op: rnd.pick(OPS_BY_TYPE[column.type]), value: "" });
   }
   for (const cf of filter.columns) cf.value = operand(rnd, cf.column, cf.op, table.rows);
+  if (table.rows.length > 0 && rnd.chance(0.04)) filter.nodeId = table.primaryKey.map((k) => rnd.pick(table.rows)[k]!);
   if (depth < 3) {
     if (rnd.chance(0.2)) filter.and = Array.from({ length: rnd.int(0, 2) }, () => randomFilter(rnd, table, depth + 1));
     if (rnd.chance(0.25)) filter.or = Array.from({ length: rnd.int(0, 3) }, () => randomFilter(rnd, table, depth + 1));
