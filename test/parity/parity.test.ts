@@ -248,6 +248,18 @@ describe("pg_graphql parity", () => {
       expect(
         await errorOf(`query($c: Cursor) { accountCollection(first: 5, after: $c) { edges { node { id } } } }`, { c: cursor }),
       ).toBe("orderBy clause incompatible with pagination cursor");
+      // Cursors from pageInfo alone, from a backward page, with the ordering given as a variable.
+      const order = [{ score: "DescNullsFirst" }, { email: "AscNullsLast" }];
+      const q = `query($o: [AccountOrderBy!], $c: Cursor) { accountCollection(orderBy: $o, first: 5, after: $c) { edges { node { id } } } }`;
+      const info = await ask(`query($o: [AccountOrderBy!]) { accountCollection(orderBy: $o, first: 1) { pageInfo { endCursor } } }`, { o: order });
+      expect((await ask(q, { o: order, c: info.data.accountCollection.pageInfo.endCursor })).data.accountCollection.edges).toHaveLength(2);
+      const back = await ask(`query($o: [AccountOrderBy!]) { accountCollection(orderBy: $o, last: 2) { pageInfo { startCursor } } }`, { o: order });
+      expect((await ask(q, { o: order, c: back.data.accountCollection.pageInfo.startCursor })).data.accountCollection.edges).toHaveLength(1);
+      const byKey = await ask(`{ accountCollection(orderBy: [{id: DescNullsLast}], first: 1) { edges { cursor } } }`);
+      const afterKey = await ask(`query($c: Cursor) { accountCollection(orderBy: [{id: DescNullsLast}], after: $c) { edges { node { id } } } }`, {
+        c: byKey.data.accountCollection.edges[0].cursor,
+      });
+      expect(afterKey.data.accountCollection.edges.map((e: any) => e.node.id)).toEqual([2, 1]);
     });
   });
 
