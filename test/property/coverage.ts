@@ -43,6 +43,7 @@ const REQUIRED: Record<string, number> = {
   "mut:update": 0.01,
   "mut:delete": 0.01,
   "mut:insert": 0.01,
+  "via:extension": 0.1,
 };
 
 export class Coverage {

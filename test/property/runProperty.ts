@@ -50,7 +50,10 @@ export async function runProperty(client: pg.Client, run: PropertyRun, coverage 
     const api = Resolver.apiOf((await client.query(REFLECTION_QUERY)).rows[0].catalog);
     for (let k = 0; k < CASES_PER_SCHEMA && g * CASES_PER_SCHEMA + k < run.cases; k++) {
       if (onlyCase !== undefined && k !== onlyCase) continue;
-      const ctx: CaseContext = { client, api, model, rnd: new Random(caseSeed(run.seed, g, k)), coverage, log: [] };
+      const rnd = new Random(caseSeed(run.seed, g, k));
+      const viaExtension = rnd.chance(0.2);
+      coverage.add(viaExtension ? "via:extension" : "via:node");
+      const ctx: CaseContext = { client, api, model, rnd, coverage, log: [], viaExtension };
       let result: CaseResult;
       try {
         result = await runCase(ctx);
@@ -63,6 +66,7 @@ export async function runProperty(client: pg.Client, run: PropertyRun, coverage 
       failures.push(
         [
           `property case failed: seed ${run.seed}, case ${g}:${k}: ${result}`,
+          `through ${ctx.viaExtension ? "graphql.resolve (PLV8)" : "the Node pipeline"}`,
           `replay: PROPERTY_SEEDS=${run.seed} PROPERTY_ONLY=${g}:${k} npx vitest run test/property`,
           `last requests:\n${requests.join("\n")}`,
           `schema:\n${ddl}`,
