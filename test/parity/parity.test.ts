@@ -232,6 +232,15 @@ describe("pg_graphql parity", () => {
         pageInfo: { hasPreviousPage: true, hasNextPage: false },
         edges: [],
       });
+      // Cursors of rows the filter leaves out: only matching rows count.
+      expect((await page(`last: 2, before: "${c5}", filter: {id: {lt: 3}}`, "pageInfo { hasPreviousPage hasNextPage }")).pageInfo).toEqual({
+        hasPreviousPage: false,
+        hasNextPage: false,
+      });
+      expect((await page(`first: 2, after: "${c1}", filter: {id: {gt: 3}}`, "pageInfo { hasPreviousPage hasNextPage }")).pageInfo).toEqual({
+        hasPreviousPage: false,
+        hasNextPage: false,
+      });
       const empty = await ask(`{ plainCollection(first: 2, offset: 3, filter: {id: {gt: 10}}) { pageInfo { hasPreviousPage hasNextPage } } }`);
       expect(empty.data.plainCollection).toEqual({ pageInfo: { hasPreviousPage: false, hasNextPage: false } });
     });

@@ -38,8 +38,8 @@ function ok(answer: any): string | null {
 }
 
 /** Cursors of the rows a connection matches (in order), as the resolver hands them out. */
-async function cursorsOf(ctx: CaseContext, c: ConnectionModel): Promise<string[] | string> {
-  const probe: ConnectionModel = { ...c, paging: {}, totalCount: false, pageInfo: [], aggregate: null, edges: { cursor: true, node: { columns: [c.table.columns[0]!], nodeId: false, typename: false, relations: [] } } };
+async function cursorsOf(ctx: CaseContext, c: ConnectionModel, unfiltered: boolean): Promise<string[] | string> {
+  const probe: ConnectionModel = { ...c, ...(unfiltered ? { filter: null } : {}), paging: {}, totalCount: false, pageInfo: [], aggregate: null, edges: { cursor: true, node: { columns: [c.table.columns[0]!], nodeId: false, typename: false, relations: [] } } };
   const printer = new QueryPrinter(ctx.model, false, () => "");
   const answer = await ask(ctx, printer.operation(printer.connection(new Names(ctx.model).collection(c.table), probe)));
   return ok(answer) ?? answer.data[new Names(ctx.model).collection(c.table)].edges.map((e: any) => e.cursor);
@@ -51,13 +51,17 @@ export async function connectionCase(ctx: CaseContext, withCursor: boolean): Pro
   const c = randomConnection(rnd, model, table, 0, true);
   let cursors: string[] = [];
   if (withCursor) {
-    const got = await cursorsOf(ctx, c);
+    const unfilteredCursor = c.filter !== null && rnd.chance(0.4);
+    const got = await cursorsOf(ctx, c, unfilteredCursor);
     if (typeof got === "string") return got;
     cursors = got;
     if (cursors.length > 0) {
       const index = rnd.int(0, cursors.length - 1);
       const backward = rnd.chance(0.5);
-      c.paging = backward ? { before: index, ...(rnd.chance(0.7) ? { last: rnd.int(0, 5) } : {}) } : { after: index, ...(rnd.chance(0.7) ? { first: rnd.int(0, 5) } : {}), ...(rnd.chance(0.3) ? { offset: rnd.int(0, 3) } : {}) };
+      c.paging = backward
+        ? { before: index, ...(rnd.chance(0.7) ? { last: rnd.int(0, 5) } : {}) }
+        : { after: index, ...(rnd.chance(0.7) ? { first: rnd.int(0, 5) } : {}), ...(rnd.chance(0.3) ? { offset: rnd.int(0, 3) } : {}) };
+      if (unfilteredCursor) c.paging.unfilteredCursor = true;
     }
   }
   ctx.coverage.connection(c, 0);

@@ -23,6 +23,7 @@ const REQUIRED: Record<string, number> = {
   "args:first+after": 0.005,
   "args:last+before": 0.005,
   "args:before": 0.005,
+  "cursor:unmatchedRow": 0.005,
   "depth:1": 0.05,
   "depth:2": 0.01,
   "rel:toOne": 0.02,
@@ -82,6 +83,7 @@ export class Coverage {
     const args = [p.first !== undefined && "first", p.last !== undefined && "last", p.offset !== undefined && "offset", p.after !== undefined && "after", p.before !== undefined && "before"];
     const combo = args.filter(Boolean).join("+") || "none";
     this.add(`args:${combo}`);
+    if (p.unfilteredCursor) this.add("cursor:unmatchedRow");
     if (combo === "first+offset+after") this.add("args:first+after");
     if (c.totalCount) this.add("sel:totalCount");
     if (c.pageInfo.length > 0) {

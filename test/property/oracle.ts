@@ -113,6 +113,21 @@ export function pageOf(c: ConnectionModel, count: number): Page {
   return { start, end, hasPreviousPage: start > 0, hasNextPage: end < count };
 }
 
+/**
+ * A cursor taken from the unfiltered list, restated as a position in the matched list: `after`
+ * the last matched row at or before the cursor's row, `before` the first matched row after it.
+ */
+async function cursorInMatched(client: pg.Client, c: ConnectionModel, matched: OracleRow[], where: string[]): Promise<ConnectionModel> {
+  const p = c.paging;
+  if (!p.unfilteredCursor) return c;
+  const all = await oracleRows(client, c.table, where, { ...c, filter: null });
+  const position = new Map(all.map((r, i) => [JSON.stringify(r.nodeId), i]));
+  const cursorAt = (p.after ?? p.before)!;
+  const atOrBefore = matched.filter((r) => position.get(JSON.stringify(r.nodeId))! <= cursorAt).length;
+  const before = matched.filter((r) => position.get(JSON.stringify(r.nodeId))! < cursorAt).length;
+  return { ...c, paging: p.after !== undefined ? { ...p, after: atOrBefore - 1 } : { ...p, before } };
+}
+
 /** Correlation of a related table's rows with one row of the parent. */
 function equalities(columns: string[], table: TableModel, values: (string | null)[]): string[] {
   return columns.map((name, i) => {
@@ -125,7 +140,7 @@ function equalities(columns: string[], table: TableModel, values: (string | null
 export async function expectedConnection(client: pg.Client, model: SchemaModel, c: ConnectionModel, where: string[] = []): Promise<unknown> {
   const names = new Names(model);
   const rows = await oracleRows(client, c.table, where, c);
-  const page = pageOf(c, rows.length);
+  const page = pageOf(await cursorInMatched(client, c, rows, where), rows.length);
   const slice = rows.slice(page.start, page.end);
   const out: Record<string, unknown> = {};
   if (c.totalCount) out["totalCount"] = rows.length;

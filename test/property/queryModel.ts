@@ -54,6 +54,8 @@ export interface Paging {
   /** Index of the row (in the filtered, ordered list) whose cursor is passed. */
   after?: number;
   before?: number;
+  /** The cursor was taken from the unfiltered list (so its row may not match the filter). */
+  unfilteredCursor?: boolean;
 }
 
 export interface NodeSelection {
