@@ -20,7 +20,8 @@ import { collectRelations } from "./relations";
 import { printedDefault, resolved, sourced, type Relation } from "./resolution";
 import { TypeMapper, type ScalarName, type TypeShape } from "./scalars";
 import { buildSharedTypes, enumFilter, type SharedTypes } from "./sharedTypes";
-import { buildRowType, buildTableTypes, connectionArgs, type LeafType, type TableTypes, type LeafTypes } from "./tableTypes";
+import { buildTableTypes, connectionArgs, type LeafType, type TableTypes, type LeafTypes } from "./tableTypes";
+import { RowTypes } from "./rowTypes";
 
 type EnumPgType = Extract<PgType, { kind: "enum" }>;
 
@@ -90,28 +91,14 @@ class Builder {
     return this.exposedTablesCache;
   }
 
-  private rowTablesCache: Map<number, Table> | null = null;
-  private readonly rowTypes = new Map<number, GraphQLObjectType | null>();
-
-  /** Relations without a key whose rows functions may return (views, mostly). */
-  rowTables(): ReadonlyMap<number, Table> {
-    this.rowTablesCache ??= new Map(
-      this.catalog.tables
-        .filter((t) => t.kind !== "partitionedTable" && !this.tables.has(t.oid) && t.primaryKey.length === 0)
-        .map((t) => [t.oid, t]),
-    );
-    return this.rowTablesCache;
-  }
-
-  /** The object type of a key-less relation, made once; null when its name is taken or unusable. */
-  private rowType(table: Table): GraphQLObjectType | null {
-    if (!this.rowTypes.has(table.oid)) {
-      const inflector = this.inflector(table.schema);
-      const name = inflector.tableType(table);
-      const usable = isValidName(name) && this.claim([name], `table:${table.oid}`);
-      this.rowTypes.set(table.oid, usable ? buildRowType(table, inflector, this.resolver) : null);
-    }
-    return this.rowTypes.get(table.oid)!;
+  /** Relations without a key, for functions returning one of their rows; made once every table has its types. */
+  private rowTypesCache: RowTypes | null = null;
+  private rowTypes(): RowTypes {
+    this.rowTypesCache ??= new RowTypes(this.catalog.tables, this.tables, this.resolver, {
+      inflector: (schema) => this.inflector(schema),
+      claim: (names, owner) => this.claim(names, owner),
+    });
+    return this.rowTypesCache;
   }
 
   inflector(schema: string): Inflector {
@@ -350,7 +337,7 @@ class Builder {
     const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
     this.rowFunctions ??= functionsByRowArgument(this.catalog.functions, this.types);
     const candidates = this.rowFunctions.get(t.table.oid) ?? [];
-    const computed = computedFunctions(t.table, candidates, this.types, this.exposedTables(), this.rowTables());
+    const computed = computedFunctions(t.table, candidates, this.types, this.exposedTables(), this.rowTypes().tables);
     for (const f of computed) {
       const name = t.inflector.computedField(f.fn);
       if (!isValidName(name) || fields[name] !== undefined) continue;
@@ -414,7 +401,7 @@ class Builder {
         return { type, args, description };
       }
       case "node": {
-        const type = this.tables.get(f.returns.table.oid)?.node ?? this.rowType(f.returns.table);
+        const type = this.tables.get(f.returns.table.oid)?.node ?? this.rowTypes().typeOf(f.returns.table);
         return type === null ? null : { type, args, description };
       }
       case "connection": {

@@ -56,11 +56,11 @@ export interface LeafTypes {
 }
 
 /** Columns the role may select and the API can represent, in attnum order. */
-function visibleColumns(table: Table, inflector: Inflector, types: LeafTypes): Column[] {
+export function visibleColumns(table: Table, inflector: Inflector, types: LeafTypes): Column[] {
   return table.columns.filter((c) => c.privileges.select && isValidName(inflector.column(c)) && types.leaf(types.shape(c)) !== null);
 }
 
-function columnFields(table: Table, columns: readonly Column[], inflector: Inflector, types: LeafTypes): GraphQLFieldConfigMap<unknown, unknown> {
+export function columnFields(table: Table, columns: readonly Column[], inflector: Inflector, types: LeafTypes): GraphQLFieldConfigMap<unknown, unknown> {
   const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
   for (const column of columns) {
     const out = types.leaf(types.shape(column))!;
@@ -71,21 +71,6 @@ function columnFields(table: Table, columns: readonly Column[], inflector: Infle
     };
   }
   return fields;
-}
-
-/**
- * The object type of a relation without a key (no node id, no collection): what a function
- * returning one of its rows answers. Null when no column is visible.
- */
-export function buildRowType(table: Table, inflector: Inflector, types: LeafTypes): GraphQLObjectType | null {
-  const columns = visibleColumns(table, inflector, types);
-  if (columns.length === 0) return null;
-  return new GraphQLObjectType({
-    name: inflector.tableType(table),
-    description: table.directives.description ?? null,
-    fields: () => columnFields(table, columns, inflector, types),
-    extensions: sourced({ kind: "node", table }),
-  });
 }
 
 const AFFECTED_COUNT = "Count of the records impacted by the mutation";
