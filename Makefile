@@ -1,6 +1,6 @@
 # pg_graphql: build, install and test both extensions (plv8, the language handler, and
 # pg_graphql) against the PostgreSQL that `pg_config` names.
-.PHONY: all deps build build-extension build-handler build-server install test demo screenshot bench conformance clean
+.PHONY: all deps build build-extension build-handler build-server install test property demo screenshot bench conformance clean
 
 PG_CONFIG ?= pg_config
 EXTDIR = $(shell $(PG_CONFIG) --sharedir)/extension
@@ -27,6 +27,13 @@ install: deps build
 
 test: install
 	npx vitest run
+
+# The long property run (random schemas and queries against the SQL oracle); `make test` runs
+# 300 cases of one seed. PROPERTY_SEEDS and PROPERTY_CASES (per seed) choose another run.
+PROPERTY_SEEDS ?= 1,2,3
+PROPERTY_CASES ?= 10000
+property: install
+	PROPERTY_SEEDS=$(PROPERTY_SEEDS) PROPERTY_CASES=$(PROPERTY_CASES) npx vitest run test/property
 
 demo: install
 	node server/bin.js demo

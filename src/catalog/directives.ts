@@ -43,54 +43,96 @@ export function directiveJson(comment: string | null): JsonObject {
 }
 
 /**
- * The value at `key` when `valid` accepts it, undefined when it is absent or null; anything else
- * is a load error saying what the key must hold.
+ * How the directive parser of pg_graphql (serde) names a JSON value it did not expect:
+ * `string "x"`, ``integer `5` ``, `sequence`, `map`...
  */
-function optional<T extends Json>(
-  obj: JsonObject,
-  key: string,
-  must: string,
-  valid: (v: Json) => v is T,
-): T | undefined {
+function unexpected(v: Json): string {
+  if (v === null) return "null";
+  if (typeof v === "string") return `string ${JSON.stringify(v)}`;
+  if (typeof v === "boolean") return `boolean \`${v}\``;
+  if (typeof v === "number") return Number.isInteger(v) ? `integer \`${v}\`` : `floating point \`${v}\``;
+  return Array.isArray(v) ? "sequence" : "map";
+}
+
+function typeError(v: Json, expected: string): DirectiveError {
+  return new DirectiveError(`${LOAD_ERROR_PREFIX} invalid type: ${unexpected(v)}, expected ${expected}`);
+}
+
+/** Reads one directive value; `undefined` stands for an absent or null optional value. */
+type Reader<T> = (v: Json) => T;
+
+/** The value at `key` read by `read`, or undefined when it is absent or null. */
+function optional<T>(obj: JsonObject, key: string, read: Reader<T>): T | undefined {
   const v = obj[key];
-  if (v === undefined || v === null) return undefined;
-  if (!valid(v)) throw new DirectiveError(`${LOAD_ERROR_PREFIX} "${key}" must ${must}`);
-  return v;
+  return v === undefined || v === null ? undefined : read(v);
+}
+
+/** A value the directive must have. */
+function required<T>(obj: JsonObject, key: string, read: Reader<T>): T {
+  const v = obj[key];
+  if (v === undefined) throw new DirectiveError(`${LOAD_ERROR_PREFIX} missing field \`${key}\``);
+  return read(v);
 }
 
 function isObject(v: Json): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+const readString: Reader<string> = (v) => {
+  if (typeof v !== "string") throw typeError(v, "a string");
+  return v;
+};
+
+const readBoolean: Reader<boolean> = (v) => {
+  if (typeof v !== "boolean") throw typeError(v, "a boolean");
+  return v;
+};
+
+const readUnsigned: Reader<number> = (v) => {
+  if (typeof v !== "number" || !Number.isInteger(v)) throw typeError(v, "u64");
+  if (v < 0) throw new DirectiveError(`${LOAD_ERROR_PREFIX} invalid value: integer \`${v}\`, expected u64`);
+  return v;
+};
+
+function readList<T>(item: Reader<T>): Reader<T[]> {
+  return (v) => {
+    if (!Array.isArray(v)) throw typeError(v, "a sequence");
+    return v.map(item);
+  };
+}
+
+function readObject(what: string): Reader<JsonObject> {
+  return (v) => {
+    if (!isObject(v)) throw typeError(v, what);
+    return v;
+  };
+}
+
+const readStringMap: Reader<Record<string, string>> = (v) => {
+  const obj = readObject("a map")(v);
+  for (const x of Object.values(obj)) readString(x);
+  return obj as Record<string, string>;
+};
+
 function optionalString(obj: JsonObject, key: string): string | undefined {
-  return optional(obj, key, "be a string", (v): v is string => typeof v === "string");
+  return optional(obj, key, readString);
 }
 
 function optionalBoolean(obj: JsonObject, key: string): boolean | undefined {
-  return optional(obj, key, "be a boolean", (v): v is boolean => typeof v === "boolean");
+  return optional(obj, key, readBoolean);
 }
 
 function optionalPositiveInt(obj: JsonObject, key: string): number | undefined {
-  return optional(
-    obj,
-    key,
-    "be a positive integer",
-    (v): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0,
-  );
+  return optional(obj, key, readUnsigned);
 }
 
 function stringList(obj: JsonObject, key: string): string[] | undefined {
-  return optional(
-    obj,
-    key,
-    "be a list of strings",
-    (v): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string"),
-  );
+  return optional(obj, key, readList(readString));
 }
 
-function enabledFlag(obj: JsonObject, key: string): { enabled: boolean } | undefined {
-  const v = optional(obj, key, "be an object", isObject);
-  return v === undefined ? undefined : { enabled: optionalBoolean(v, "enabled") ?? false };
+function enabledFlag(obj: JsonObject, key: string, struct: string): { enabled: boolean } | undefined {
+  const v = optional(obj, key, readObject(`struct ${struct}`));
+  return v === undefined ? undefined : { enabled: required(v, "enabled", readBoolean) };
 }
 
 /** Drops keys whose value is undefined so directive objects stay minimal and comparable. */
@@ -118,12 +160,7 @@ export function nameDirectives(comment: string | null): NameDirectives {
 
 export function enumDirectives(comment: string | null): EnumDirectives {
   const d = directiveJson(comment);
-  const mappings = optional(
-    d,
-    "mappings",
-    "map strings to strings",
-    (v): v is Record<string, string> => isObject(v) && Object.values(v).every((x) => typeof x === "string"),
-  );
+  const mappings = optional(d, "mappings", readStringMap);
   return compact({ name: optionalString(d, "name"), mappings });
 }
 
@@ -134,32 +171,22 @@ export function foreignKeyNameDirectives(comment: string | null): { localName?: 
 
 export function tableDirectives(comment: string | null): TableDirectives {
   const d = directiveJson(comment);
-  const keys = optional(d, "foreign_keys", "be a list", (v): v is Json[] => Array.isArray(v));
-  const foreignKeys = keys?.map((k): ForeignKeyDirective => {
-    if (!isObject(k)) throw new DirectiveError(`${LOAD_ERROR_PREFIX} each of "foreign_keys" must be an object`);
-    const localColumns = stringList(k, "local_columns");
-    const foreignColumns = stringList(k, "foreign_columns");
-    const foreignSchema = optionalString(k, "foreign_schema");
-    const foreignTable = optionalString(k, "foreign_table");
-    if (!localColumns || !foreignColumns || foreignSchema === undefined || foreignTable === undefined) {
-      throw new DirectiveError(
-        `${LOAD_ERROR_PREFIX} a foreign key needs local_columns, foreign_schema, foreign_table and foreign_columns`,
-      );
-    }
-    return compact({
-      localName: optionalString(k, "local_name"),
-      localColumns,
-      foreignName: optionalString(k, "foreign_name"),
-      foreignSchema,
-      foreignTable,
-      foreignColumns,
-    });
-  });
+  const foreignKeys = optional(d, "foreign_keys", readList(readObject("struct ForeignKeyDirective")))?.map(
+    (k): ForeignKeyDirective =>
+      compact({
+        localName: optionalString(k, "local_name"),
+        localColumns: required(k, "local_columns", readList(readString)),
+        foreignName: optionalString(k, "foreign_name"),
+        foreignSchema: required(k, "foreign_schema", readString),
+        foreignTable: required(k, "foreign_table", readString),
+        foreignColumns: required(k, "foreign_columns", readList(readString)),
+      }),
+  );
   return compact({
     name: optionalString(d, "name"),
     description: optionalString(d, "description"),
-    totalCount: enabledFlag(d, "totalCount"),
-    aggregate: enabledFlag(d, "aggregate"),
+    totalCount: enabledFlag(d, "totalCount", "TotalCountDirective"),
+    aggregate: enabledFlag(d, "aggregate", "AggregateDirective"),
     primaryKeyColumns: stringList(d, "primary_key_columns"),
     foreignKeys,
     maxRows: optionalPositiveInt(d, "max_rows"),

@@ -36,6 +36,11 @@ export function prepareDocument(query: string, operationName: string | null): Pr
     else if (def.kind === "FragmentDefinition") fragments.set(def.name.value, def);
   }
 
+  // An anonymous operation can only be chosen when it is alone (no name could select it).
+  if (operations.length > 1 && operations.some((op) => !op.name)) {
+    return { kind: "error", message: "Anonymous operations must be the only defined operation" };
+  }
+
   const names = new Set<string>();
   for (const op of operations) {
     if (!op.name) continue;

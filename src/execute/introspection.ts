@@ -278,8 +278,8 @@ function typeField(type: GraphQLType, name: string, schema: GraphQLSchema): Valu
       if (named instanceof GraphQLObjectType) {
         return named.getInterfaces().map((t) => ({ kind: "__Type", type: t }) as const);
       }
-      // pg_graphql lists interfaces for object types only.
-      return null;
+      // pg_graphql answers an empty list for scalars, null for the other kinds.
+      return named instanceof GraphQLScalarType ? [] : null;
     case "possibleTypes":
       if (named instanceof GraphQLInterfaceType || named instanceof GraphQLUnionType) {
         return [...schema.getPossibleTypes(named)]
@@ -291,7 +291,7 @@ function typeField(type: GraphQLType, name: string, schema: GraphQLSchema): Valu
       if (named instanceof GraphQLEnumType) {
         return named.getValues().map((v) => ({ kind: "__EnumValue", name: v.name, description: v.description ?? null }) as const);
       }
-      return null;
+      return named instanceof GraphQLScalarType ? [] : null;
     case "inputFields":
       if (named instanceof GraphQLInputObjectType) {
         return Object.values(named.getFields()).map((value) => ({ kind: "__InputValue", value }) as const);

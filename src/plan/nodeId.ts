@@ -4,7 +4,7 @@
 import type { Table } from "../catalog/model";
 import type { ApiSchema } from "../schema/apiSchema";
 import { param, type ParamNode } from "../sql/ast";
-import { decodeBase64 } from "../util/base64";
+import { decodeBase64Bytes, utf8Decode } from "../util/base64";
 import { UserError } from "../document/UserError";
 import { keyItemText, parseKeyArray, type KeyItem } from "./parseKeyArray";
 import { sqlTypeOf } from "./valueParams";
@@ -15,19 +15,39 @@ export interface DecodedNodeId {
   keys: KeyItem[];
 }
 
+/** pg_graphql's decoding steps, each with its own error number. */
 export function decodeNodeId(nodeId: string): DecodedNodeId {
-  const text = decodeBase64(nodeId);
-  const value = text === null || text === "" ? null : parseKeyArray(text);
-  if (!value || value.length < 3 || typeof value[0] !== "string" || typeof value[1] !== "string") {
-    throw new UserError("Invalid value passed to nodeId argument. Error 4");
+  const invalid = (n: number) => new UserError(`Invalid value passed to nodeId argument. Error ${n}`);
+  const bytes = decodeBase64Bytes(nodeId);
+  if (bytes === null) throw invalid(2);
+  const text = utf8Decode(bytes);
+  if (text === null) throw invalid(3);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalid(4);
   }
-  return { schema: value[0], table: value[1], keys: value.slice(2) };
+  if (!Array.isArray(parsed)) throw invalid(10);
+  if (parsed.length < 3) throw invalid(5);
+  if (typeof parsed[0] !== "string") throw invalid(6);
+  if (typeof parsed[1] !== "string") throw invalid(7);
+  // Keys keep their exact number texts (a bigint past 2^53 would lose digits as a JS number).
+  const keys = parseKeyArray(text)!.slice(2);
+  return { schema: parsed[0], table: parsed[1], keys };
 }
 
-/** Key values of `table` from a decoded id, or null when the id names another table. */
-export function nodeIdKeyParams(api: ApiSchema, table: Table, id: DecodedNodeId): ParamNode[] | null {
-  if (id.schema !== table.schema || id.table !== table.name) return null;
-  if (id.keys.length !== table.primaryKey.length) throw new UserError("Invalid value passed to nodeId argument. Error 4");
+/** Does the id name `table`? */
+export function nodeIdNames(table: Table, id: DecodedNodeId): boolean {
+  return id.schema === table.schema && id.table === table.name;
+}
+
+/** Key values of `table` from an id that names it. */
+export function nodeIdKeyParams(api: ApiSchema, table: Table, id: DecodedNodeId): ParamNode[] {
+  if (!nodeIdNames(table, id)) throw new UserError("nodeId belongs to a different collection");
+  if (id.keys.length !== table.primaryKey.length) {
+    throw new UserError(`Primary key column count mismatch. Expected ${table.primaryKey.length}, provided ${id.keys.length}`);
+  }
   return table.primaryKey.map((name, i) => {
     const column = table.columns.find((c) => c.name === name)!;
     return param(keyItemText(id.keys[i] ?? null), sqlTypeOf(api.catalog, column.typeOid));

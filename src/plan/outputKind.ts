@@ -7,10 +7,6 @@ import type { OutputKind } from "./types";
 /** Scalars whose values leave the database as JSON strings (exact digits, JSON as its text). */
 const TEXT_SCALARS = new Set(["BigInt", "BigFloat", "JSON"]);
 
-export function isTextScalar(name: string): boolean {
-  return TEXT_SCALARS.has(name);
-}
-
 /** BigInt, BigFloat and JSON leave the database as strings; enums through their mappings. */
 export function outputKindOf(type: GraphQLOutputType): OutputKind {
   let t: GraphQLType = type;

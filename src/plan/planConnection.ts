@@ -63,9 +63,9 @@ export function planConnection(
   if (offset !== null && (last !== null || before !== null)) {
     throw new UserError('"offset" may only be used with "first" and "after"');
   }
-  if (first !== null && first < 0) throw new UserError('"first" may not be negative');
-  if (last !== null && last < 0) throw new UserError('"last" may not be negative');
-  if (offset !== null && offset < 0) throw new UserError('"offset" may not be negative');
+  for (const [name, value] of [["first", first], ["last", last], ["offset", offset]] as const) {
+    if (value !== null && value < 0) throw new UserError(`\`${name}\` must be an unsigned integer`);
+  }
 
   const maxRows = maxRowsOf(ctx, table);
   const requested = first ?? last;
@@ -74,7 +74,6 @@ export function planConnection(
 
   const order = planOrder(def, args, table);
   const int4 = pgType("int4");
-  const boolType = pgType("bool");
 
   const fields = planConnectionFields(ctx, type, table, selectionSets);
 
@@ -88,8 +87,6 @@ export function planConnection(
     offset: offset !== null && offset > 0 ? param(String(offset), int4) : null,
     after: after !== null ? decodeCursor(ctx, table, order, after) : null,
     before: before !== null ? decodeCursor(ctx, table, order, before) : null,
-    hasPreviousFromArgs: param(String(!backward && (after !== null || (offset ?? 0) > 0)), boolType),
-    hasNextFromArgs: param(String(backward && before !== null), boolType),
     fields,
   };
 }

@@ -18,6 +18,11 @@ function isObj(v: Coerced): v is Obj {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
+/** False for a filter that constrains nothing (`{}`, or only empty filters inside). */
+function isCondition(plan: FilterPlan | null): plan is FilterPlan {
+  return plan !== null && !(plan.kind === "and" && plan.items.length === 0);
+}
+
 export function planFilter(ctx: PlanContext, table: Table, value: Coerced, type: GraphQLInputType): FilterPlan | null {
   const named = getNamedType(type);
   if (!(named instanceof GraphQLInputObjectType) || !isObj(value)) return null;
@@ -30,14 +35,15 @@ export function planFilter(ctx: PlanContext, table: Table, value: Coerced, type:
     switch (res.kind) {
       case "filterAnd":
       case "filterOr": {
-        const parts = ((v as Coerced[] | null) ?? []).map((x) => planFilter(ctx, table, x, named)).filter((x): x is FilterPlan => x !== null);
-        // An empty list constrains nothing, for `or` as for `and`.
+        // Empty filters constrain nothing: an empty list, and an empty element (skipped, in `or`
+        // as in `and`).
+        const parts = ((v as Coerced[] | null) ?? []).map((x) => planFilter(ctx, table, x, named)).filter(isCondition);
         if (parts.length > 0) items.push({ kind: res.kind === "filterAnd" ? "and" : "or", items: parts });
         break;
       }
       case "filterNot": {
         const inner = planFilter(ctx, table, v, named);
-        if (inner) items.push({ kind: "not", item: inner });
+        if (isCondition(inner)) items.push({ kind: "not", item: inner });
         break;
       }
       case "columnFilter":
@@ -48,8 +54,7 @@ export function planFilter(ctx: PlanContext, table: Table, value: Coerced, type:
         break;
       case "nodeIdFilter":
         if (isObj(v) && typeof v["eq"] === "string") {
-          const keys = nodeIdKeyParams(ctx.api, table, decodeNodeId(v["eq"]));
-          items.push(keys ? { kind: "primaryKey", values: keys } : { kind: "never" });
+          items.push({ kind: "primaryKey", values: nodeIdKeyParams(ctx.api, table, decodeNodeId(v["eq"])) });
         }
         break;
       default:

@@ -13,7 +13,7 @@ import { param } from "../sql/ast";
 import { unreachable } from "../util/invariant";
 import { coerceInput, invalid } from "./coerceInput";
 import { argDef, readArguments, type FieldArgs, type PlanContext } from "./context";
-import { decodeNodeId, nodeIdKeyParams } from "./nodeId";
+import { decodeNodeId, nodeIdKeyParams, nodeIdNames } from "./nodeId";
 import { planConnection } from "./planConnection";
 import { planNode } from "./planNode";
 import { planWrite } from "./planWrite";
@@ -96,8 +96,8 @@ function planNodeLookup(ctx: PlanContext, f: CollectedField, def: GraphQLField<u
     if (!(type instanceof GraphQLObjectType)) continue;
     const source = typeSourceOf(type);
     if (source?.kind !== "node") continue;
+    if (source.table.primaryKey.length === 0 || !nodeIdNames(source.table, id)) continue;
     const values = nodeIdKeyParams(ctx.api, source.table, id);
-    if (!values) continue;
     return {
       kind: "row",
       key: f.responseKey,
@@ -106,7 +106,7 @@ function planNodeLookup(ctx: PlanContext, f: CollectedField, def: GraphQLField<u
       node: planNode(ctx, type, source.table, f.selectionSets, "plain"),
     };
   }
-  return { kind: "null", key: f.responseKey };
+  throw new UserError("Collection referenced by nodeId did not match any known collection");
 }
 
 function functionArgs(ctx: PlanContext, fn: PgFunction, def: GraphQLField<unknown, unknown>, args: FieldArgs, isConnection: boolean): FunctionCallArg[] {

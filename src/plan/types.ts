@@ -58,7 +58,12 @@ export type OutputKind =
   /** BigInt, BigFloat and JSON are strings on output. */
   | { kind: "text" }
   | { kind: "enum"; mapping: { label: string; name: string }[] }
-  | { kind: "textArray" };
+  | { kind: "textArray" }
+  /**
+   * A numeric aggregate as a JSON number with every digit, printed as a 64-bit float prints
+   * (`2.5`, `2.0` for a fractional type holding a whole number, `10` for an integer).
+   */
+  | { kind: "decimal" };
 
 export interface NodePlan {
   table: Table;
@@ -113,9 +118,6 @@ export interface ConnectionPlan {
   offset: ParamNode | null;
   after: CursorPlan | null;
   before: CursorPlan | null;
-  /** Whether a page exists before/after the window, as far as the arguments tell. */
-  hasPreviousFromArgs: ParamNode;
-  hasNextFromArgs: ParamNode;
   fields: ConnectionFieldPlan[];
 }
 
@@ -145,7 +147,11 @@ export type AggregateFieldPlan =
       kind: "op";
       key: string;
       op: "sum" | "avg" | "min" | "max";
-      fields: ({ kind: "typename"; key: string; value: string } | { kind: "column"; key: string; column: string; output: OutputKind })[];
+      fields: (
+        | { kind: "typename"; key: string; value: string }
+        /** `numericInput`: the column is read as numeric (so an average of floats cannot overflow). */
+        | { kind: "column"; key: string; column: string; output: OutputKind; numericInput: boolean }
+      )[];
     };
 
 export type FilterPlan =
@@ -154,8 +160,6 @@ export type FilterPlan =
   | { kind: "not"; item: FilterPlan }
   | { kind: "compare"; column: string; op: CompareOp; value: ParamNode }
   | { kind: "isNull"; column: string; negated: boolean }
-  /** Matches no row (e.g. a node id of another table). */
-  | { kind: "never" }
   /** The row's primary key equals the given values (a `nodeId` filter). */
   | { kind: "primaryKey"; values: ParamNode[] };
 

@@ -21,6 +21,7 @@ import { printedDefault, resolved, sourced, type Relation } from "./resolution";
 import { TypeMapper, type ScalarName, type TypeShape } from "./scalars";
 import { buildSharedTypes, enumFilter, type SharedTypes } from "./sharedTypes";
 import { buildTableTypes, connectionArgs, type LeafType, type TableTypes, type LeafTypes } from "./tableTypes";
+import { RowTypes } from "./rowTypes";
 
 type EnumPgType = Extract<PgType, { kind: "enum" }>;
 
@@ -88,6 +89,16 @@ class Builder {
   exposedTables(): ReadonlyMap<number, Table> {
     this.exposedTablesCache ??= new Map([...this.tables].map(([oid, t]) => [oid, t.table]));
     return this.exposedTablesCache;
+  }
+
+  /** Relations without a key, for functions returning one of their rows; made once every table has its types. */
+  private rowTypesCache: RowTypes | null = null;
+  private rowTypes(): RowTypes {
+    this.rowTypesCache ??= new RowTypes(this.catalog.tables, this.tables, this.resolver, {
+      inflector: (schema) => this.inflector(schema),
+      claim: (names, owner) => this.claim(names, owner),
+    });
+    return this.rowTypesCache;
   }
 
   inflector(schema: string): Inflector {
@@ -326,7 +337,7 @@ class Builder {
     const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
     this.rowFunctions ??= functionsByRowArgument(this.catalog.functions, this.types);
     const candidates = this.rowFunctions.get(t.table.oid) ?? [];
-    const computed = computedFunctions(t.table, candidates, this.types, this.exposedTables());
+    const computed = computedFunctions(t.table, candidates, this.types, this.exposedTables(), this.rowTypes().tables);
     for (const f of computed) {
       const name = t.inflector.computedField(f.fn);
       if (!isValidName(name) || fields[name] !== undefined) continue;
@@ -390,8 +401,8 @@ class Builder {
         return { type, args, description };
       }
       case "node": {
-        const target = this.tables.get(f.returns.table.oid)!;
-        return { type: target.node, args, description };
+        const type = this.tables.get(f.returns.table.oid)?.node ?? this.rowTypes().typeOf(f.returns.table);
+        return type === null ? null : { type, args, description };
       }
       case "connection": {
         const target = this.tables.get(f.returns.table.oid)!;

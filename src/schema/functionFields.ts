@@ -55,12 +55,15 @@ function returnOf(
   fn: PgFunction,
   types: TypeMapper,
   tablesByOid: ReadonlyMap<number, Table>,
+  rowTablesByOid: ReadonlyMap<number, Table> = new Map(),
 ): Pick<ExposedFunction, "returns" | "returnShape"> | null {
   const t = types.get(fn.returnTypeOid);
   if (t?.kind === "composite") {
-    const table = t.relationOid === null ? undefined : tablesByOid.get(t.relationOid);
-    if (table === undefined) return null;
+    if (t.relationOid === null) return null;
     const kind = fn.returnsSet && fn.rows !== 1 ? "connection" : "node";
+    // A relation without a key is no collection, but one of its rows can still be returned.
+    const table = tablesByOid.get(t.relationOid) ?? (kind === "node" ? rowTablesByOid.get(t.relationOid) : undefined);
+    if (table === undefined) return null;
     return { returns: { kind, table }, returnShape: null };
   }
   if (fn.returnsSet) return null;
@@ -141,13 +144,22 @@ export function functionsByRowArgument(functions: readonly PgFunction[], types: 
   return byTable;
 }
 
-/** Functions taking exactly one argument, the row type of `table`: its computed fields. */
-export function computedFunctions(table: Table, functions: readonly PgFunction[], types: TypeMapper, tablesByOid: ReadonlyMap<number, Table>): ExposedFunction[] {
+/**
+ * Functions taking exactly one argument, the row type of `table`: its computed fields. Those
+ * returning one row may return a row of `rowTablesByOid` (relations without a key).
+ */
+export function computedFunctions(
+  table: Table,
+  functions: readonly PgFunction[],
+  types: TypeMapper,
+  tablesByOid: ReadonlyMap<number, Table>,
+  rowTablesByOid: ReadonlyMap<number, Table>,
+): ExposedFunction[] {
   return functions.flatMap((fn): ExposedFunction[] => {
     if (fn.args.length !== 1 || !fn.canExecute || fn.isVariadic) return [];
     const argType = types.get(fn.args[0]!.typeOid);
     if (argType?.kind !== "composite" || argType.relationOid !== table.oid) return [];
-    const returned = returnOf(fn, types, tablesByOid);
+    const returned = returnOf(fn, types, tablesByOid, rowTablesByOid);
     return returned === null ? [] : [{ fn, args: [], ...returned }];
   });
 }

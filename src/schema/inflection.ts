@@ -86,18 +86,15 @@ export class Inflector {
   }
 
   /**
-   * The to-one field on the referencing table: a single `owner_id` / `ownerId` column names it
-   * `owner`; otherwise the referenced table's name is used.
+   * The to-one field on the referencing table: a single `owner_id` column names it `owner`;
+   * otherwise (several columns, or one without the `_id` suffix such as `ownerId`) the
+   * referenced table's name is used.
    */
   toOneLocal(fk: ForeignKey, foreign: Table): string {
     if (fk.foreignName !== undefined) return fk.foreignName;
     const only = fk.localColumns.length === 1 ? fk.localColumns[0]! : null;
-    let base: string | null = null;
-    if (only !== null) {
-      if (only.endsWith("_id") && only.length > 3) base = only.slice(0, -3);
-      else if (only.endsWith("Id") && only.length > 2) base = only.slice(0, -2);
-    }
-    if (base === null) return this.tableField(foreign);
+    if (only === null || !only.endsWith("_id") || only.length <= 3) return this.tableField(foreign);
+    const base = only.slice(0, -3);
     return this.inflect ? camelCase(base) : base;
   }
 

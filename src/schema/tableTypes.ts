@@ -55,6 +55,24 @@ export interface LeafTypes {
   enumFilter(shape: TypeShape & { kind: "enum" }): GraphQLInputObjectType;
 }
 
+/** Columns the role may select and the API can represent, in attnum order. */
+export function visibleColumns(table: Table, inflector: Inflector, types: LeafTypes): Column[] {
+  return table.columns.filter((c) => c.privileges.select && isValidName(inflector.column(c)) && types.leaf(types.shape(c)) !== null);
+}
+
+export function columnFields(table: Table, columns: readonly Column[], inflector: Inflector, types: LeafTypes): GraphQLFieldConfigMap<unknown, unknown> {
+  const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+  for (const column of columns) {
+    const out = types.leaf(types.shape(column))!;
+    fields[inflector.column(column)] = {
+      type: column.notNull ? new GraphQLNonNull(out) : out,
+      description: column.directives.description ?? null,
+      extensions: resolved({ kind: "column", table, column }),
+    };
+  }
+  return fields;
+}
+
 const AFFECTED_COUNT = "Count of the records impacted by the mutation";
 const RECORDS = "Array of records impacted by the mutation";
 
@@ -117,9 +135,7 @@ export function buildTableTypes(
   extraNodeFields: (t: TableTypes) => GraphQLFieldConfigMap<unknown, unknown>,
 ): TableTypes {
   const base = inflector.tableType(table);
-  const columns = table.columns.filter(
-    (c) => c.privileges.select && isValidName(inflector.column(c)) && types.leaf(types.shape(c)) !== null,
-  );
+  const columns = visibleColumns(table, inflector, types);
   const b: TableBuild = { table, inflector, shared, types, base, columns };
   const canInsert = table.privileges.insert || table.columns.some((c) => c.privileges.insert);
   const canUpdate = table.privileges.update || table.columns.some((c) => c.privileges.update);
@@ -180,15 +196,7 @@ function nodeType(b: TableBuild, extraFields: () => GraphQLFieldConfigMap<unknow
           extensions: resolved({ kind: "nodeId", table }),
         },
       };
-      for (const column of b.columns) {
-        const out = types.leaf(types.shape(column))!;
-        fields[inflector.column(column)] = {
-          type: column.notNull ? new GraphQLNonNull(out) : out,
-          description: column.directives.description ?? null,
-          extensions: resolved({ kind: "column", table, column }),
-        };
-      }
-      return { ...fields, ...extraFields() };
+      return { ...fields, ...columnFields(table, b.columns, inflector, types), ...extraFields() };
     },
     extensions: sourced({ kind: "node", table }),
   });
@@ -257,17 +265,18 @@ function filterType(b: TableBuild): GraphQLInputObjectType {
         type: shared.scalarFilters.get("ID")!,
         extensions: inputResolved({ kind: "nodeIdFilter", table }),
       };
-      fields["and"] = {
+      // A column named and, or or not keeps its filter; the logic field of that name is left out.
+      if (!("and" in fields)) fields["and"] = {
         type: new GraphQLList(new GraphQLNonNull(filter)),
         description: "Returns true only if all its inner filters are true, otherwise returns false",
         extensions: inputResolved({ kind: "filterAnd" }),
       };
-      fields["or"] = {
+      if (!("or" in fields)) fields["or"] = {
         type: new GraphQLList(new GraphQLNonNull(filter)),
         description: "Returns true if at least one of its inner filters is true, otherwise returns false",
         extensions: inputResolved({ kind: "filterOr" }),
       };
-      fields["not"] = {
+      if (!("not" in fields)) fields["not"] = {
         type: filter,
         description: "Negates a filter",
         extensions: inputResolved({ kind: "filterNot" }),

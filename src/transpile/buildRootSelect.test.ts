@@ -38,7 +38,6 @@ const node: NodePlan = {
 
 function connection(filter: FilterPlan | null, extra: Partial<ConnectionPlan> = {}): RootFieldPlan {
   const int4 = pgType("int4");
-  const bool = pgType("bool");
   return {
     kind: "connection",
     key: "accountCollection",
@@ -52,8 +51,6 @@ function connection(filter: FilterPlan | null, extra: Partial<ConnectionPlan> = 
       offset: null,
       after: null,
       before: null,
-      hasPreviousFromArgs: param("false", bool),
-      hasNextFromArgs: param("false", bool),
       fields: [
         { kind: "totalCount", key: "totalCount" },
         { kind: "pageInfo", key: "pageInfo", fields: [{ kind: "hasNextPage", key: "hasNextPage" }, { kind: "endCursor", key: "endCursor" }] },

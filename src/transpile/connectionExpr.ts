@@ -3,8 +3,8 @@
 
 import type { AggregateFieldPlan, ConnectionFieldPlan, ConnectionPlan, EdgeFieldPlan, PageInfoFieldPlan } from "../plan/types";
 import { unreachable } from "../util/invariant";
-import { and, binary, call, int, select, type Expr, type Select } from "../sql/ast";
-import { connectionPage, pageSelect, type Page } from "./connectionPage";
+import { and, binary, call, int, pgType, select, type Expr, type Select } from "../sql/ast";
+import { connectionPage, pageSelect, rowsBeforePage, type Page } from "./connectionPage";
 import { sourceFrom } from "./connectionSource";
 import { cursorExpr } from "./cursors";
 import { filterExpr } from "./filterExpr";
@@ -32,9 +32,17 @@ export function connectionExpr(
   };
   const page = connectionPage(conn, aliases);
   const object = objectOf(conn.fields, (f) => connectionFieldValue(f, page, scan, aliases));
-  // Only edges and pageInfo read the page; the other fields scan the rows on their own.
-  if (!conn.fields.some((f) => f.kind === "edges" || f.kind === "pageInfo")) return object;
+  // Only edges, cursors and the flag of rows past the page read the page; the other fields
+  // scan the rows on their own (and without an aggregate over the page, reading it would give a
+  // row per page row).
+  if (!conn.fields.some((f) => readsPage(f, conn.backward))) return object;
   return pageSelect(conn, page, scan, object);
+}
+
+function readsPage(f: ConnectionFieldPlan, backward: boolean): boolean {
+  if (f.kind === "edges") return true;
+  if (f.kind !== "pageInfo") return false;
+  return f.fields.some((pf) => pf.kind === "startCursor" || pf.kind === "endCursor" || pf.kind === (backward ? "hasPreviousPage" : "hasNextPage"));
 }
 
 function connectionFieldValue(f: Exclude<ConnectionFieldPlan, { kind: "typename" }>, page: Page, scan: Scan, aliases: AliasCounter): Expr {
@@ -44,7 +52,7 @@ function connectionFieldValue(f: Exclude<ConnectionFieldPlan, { kind: "typename"
     case "edges":
       return call("coalesce", page.aggregate(edgeObject(f.fields, page, aliases)), call("json_build_array"));
     case "pageInfo":
-      return pageInfoObject(f.fields, page);
+      return pageInfoObject(f.fields, page, scan);
     case "aggregate":
       return { kind: "subquery", select: scan(null, (row) => [{ expr: aggregateObject(f.fields, row), alias: "aggregate" }]) };
     default:
@@ -65,15 +73,15 @@ function edgeObject(fields: EdgeFieldPlan[], page: Page, aliases: AliasCounter):
   });
 }
 
-function pageInfoObject(fields: PageInfoFieldPlan[], page: Page): Expr {
+function pageInfoObject(fields: PageInfoFieldPlan[], page: Page, scan: Scan): Expr {
   const conn = page.conn;
   const cursors = page.aggregate(cursorExpr(conn.order, page.row));
   return objectOf(fields, (pf) => {
     switch (pf.kind) {
       case "hasNextPage":
-        return conn.backward ? conn.hasNextFromArgs : page.hasMore;
+        return conn.backward ? rowsBeforePage(conn, scan) : page.hasMore;
       case "hasPreviousPage":
-        return conn.backward ? page.hasMore : conn.hasPreviousFromArgs;
+        return conn.backward ? page.hasMore : rowsBeforePage(conn, scan);
       case "startCursor":
         return binary("->", cursors, int(0));
       case "endCursor":
@@ -90,7 +98,10 @@ function aggregateObject(fields: AggregateFieldPlan[], row: RowRef): Expr {
       case "count":
         return { kind: "countStar" };
       case "op":
-        return objectOf(af.fields, (cf) => outputValue(call(af.op, row.column(cf.column)), cf.output));
+        return objectOf(af.fields, (cf) => {
+          const input = row.column(cf.column);
+          return outputValue(call(af.op, cf.numericInput ? { kind: "cast", expr: input, type: pgType("numeric") } : input), cf.output);
+        });
       default:
         return unreachable(af, "aggregate field plan");
     }

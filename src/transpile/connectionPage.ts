@@ -3,10 +3,10 @@
 
 import type { ConnectionPlan } from "../plan/types";
 import { invariant } from "../util/invariant";
-import { binary, int, select, type Expr, type OrderItem } from "../sql/ast";
+import { and, binary, bool, call, int, or, select, type Expr, type OrderItem } from "../sql/ast";
 import type { Scan } from "./connectionExpr";
 import { afterCursor, flip, orderItems } from "./cursors";
-import { carriedRow, tableRow, type AliasCounter, type CarriedRow } from "./rowRef";
+import { carriedRow, tableRow, type AliasCounter, type CarriedRow, type RowRef } from "./rowRef";
 
 export interface Page {
   conn: ConnectionPlan;
@@ -53,12 +53,8 @@ export function connectionPage(conn: ConnectionPlan, aliases: AliasCounter): Pag
  */
 export function pageSelect(conn: ConnectionPlan, page: Page, scan: Scan, object: Expr): Expr {
   const effective = conn.backward ? conn.order.map(flip) : conn.order;
-  // NOT NULL holds for rows a table scan reads, not for a function's rows or a foreign server's.
-  const enforced = conn.source.kind === "table" && (conn.table.kind === "table" || conn.table.kind === "partitionedTable");
-  const notNull = (name: string): boolean => enforced && conn.table.columns.some((c) => c.name === name && c.notNull);
-  const cursor = conn.backward ? conn.before : conn.after;
   const inner = scan(
-    cursor ? (row) => afterCursor(effective, cursor, row, notNull) : null,
+    pastCursor(conn),
     (row) => [
       ...[...page.row.used].map((name) => ({ expr: row.column(name), alias: "c_" + name })),
       ...(page.row.wholeUsed ? [{ expr: row.whole, alias: "__r" }] : []),
@@ -71,6 +67,35 @@ export function pageSelect(conn: ConnectionPlan, page: Page, scan: Scan, object:
   inner.limit = unplannedValue(page.checksBeyondPage ? binary("+", conn.pageSize, int(1)) : conn.pageSize);
   inner.offset = conn.offset ? unplannedValue(conn.offset) : null;
   return { kind: "subquery", select: select({ columns: [{ expr: object, alias: "connection" }], from: { kind: "subquery", select: inner, alias: page.alias } }) };
+}
+
+/**
+ * The condition on a row to lie past the cursor in reading direction (after `after`, before
+ * `before`), or null without a cursor.
+ */
+function pastCursor(conn: ConnectionPlan): ((row: RowRef) => Expr) | null {
+  const effective = conn.backward ? conn.order.map(flip) : conn.order;
+  // NOT NULL holds for rows a table scan reads, not for a function's rows or a foreign server's.
+  const enforced = conn.source.kind === "table" && (conn.table.kind === "table" || conn.table.kind === "partitionedTable");
+  const notNull = (name: string): boolean => enforced && conn.table.columns.some((c) => c.name === name && c.notNull);
+  const cursor = conn.backward ? conn.before : conn.after;
+  return cursor ? (row) => afterCursor(effective, cursor, row, notNull) : null;
+}
+
+/**
+ * Whether a row lies before the page in reading direction (hasPreviousPage read forward,
+ * hasNextPage read backward): a row on the cursor's own side, or a row the offset skipped.
+ */
+export function rowsBeforePage(conn: ConnectionPlan, scan: Scan): Expr {
+  const past = pastCursor(conn);
+  const one = () => [{ expr: int(1), alias: "one" }];
+  const checks: Expr[] = [];
+  if (past) {
+    const behind = (row: RowRef): Expr => ({ kind: "not", expr: call("coalesce", past(row), bool(false)) });
+    checks.push({ kind: "exists", select: scan(behind, one) });
+  }
+  if (conn.offset) checks.push(and(binary(">", conn.offset, int(0)), { kind: "exists", select: scan(past, one) }));
+  return checks.length === 0 ? bool(false) : or(...checks);
 }
 
 /**

@@ -3,7 +3,7 @@
 import type { Table } from "../catalog/model";
 import type { CompareOp, FilterPlan } from "../plan/types";
 import { unreachable } from "../util/invariant";
-import { and, binary, bool, call, or, type BinaryOp, type Expr } from "../sql/ast";
+import { and, binary, call, or, type BinaryOp, type Expr } from "../sql/ast";
 import { textType, type RowRef } from "./rowRef";
 
 export function filterExpr(f: FilterPlan, row: RowRef, table: Table): Expr {
@@ -16,8 +16,6 @@ export function filterExpr(f: FilterPlan, row: RowRef, table: Table): Expr {
       return { kind: "not", expr: filterExpr(f.item, row, table) };
     case "isNull":
       return { kind: "isNull", expr: row.column(f.column), negated: f.negated };
-    case "never":
-      return bool(false);
     case "primaryKey":
       return and(...table.primaryKey.map((c, i) => binary("=", row.column(c), f.values[i]!)));
     case "compare":

@@ -3,7 +3,7 @@
 
 import type { OutputKind } from "../plan/types";
 import { unreachable } from "../util/invariant";
-import { binary, call, param, pgType, type Expr } from "../sql/ast";
+import { binary, call, int, param, pgType, type Expr } from "../sql/ast";
 import { textType } from "./rowRef";
 
 export function toJson(e: Expr): Expr {
@@ -22,6 +22,8 @@ export function outputValue(e: Expr, kind: OutputKind): Expr {
       return { kind: "cast", expr: e, type: textType };
     case "textArray":
       return { kind: "cast", expr: e, type: pgType("text", true) };
+    case "decimal":
+      return decimalValue({ kind: "cast", expr: e, type: pgType("numeric") });
     case "enum":
       return {
         kind: "case",
@@ -34,6 +36,19 @@ export function outputValue(e: Expr, kind: OutputKind): Expr {
     default:
       return unreachable(kind, "output kind");
   }
+}
+
+/**
+ * A numeric as a 64-bit float prints it, every digit kept: trailing fractional zeros dropped down
+ * to one (`2.50` → `2.5`, `2.000` → `2.0`); a number without fraction stays an integer.
+ */
+function decimalValue(n: Expr): Expr {
+  const scale = (x: Expr) => call("scale", x);
+  return {
+    kind: "case",
+    whens: [{ when: binary(">", scale(n), int(0)), then: call("round", n, call("greatest", scale(call("trim_scale", n)), int(1))) }],
+    else: n,
+  };
 }
 
 /** A field's output as a json value of its own (outside an object or aggregate). */

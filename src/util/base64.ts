@@ -25,7 +25,8 @@ function utf8Encode(text: string): number[] {
   return bytes;
 }
 
-function utf8Decode(bytes: number[]): string | null {
+/** UTF-8 bytes → text, or null when they are not valid UTF-8. */
+export function utf8Decode(bytes: number[]): string | null {
   let out = "";
   for (let i = 0; i < bytes.length; ) {
     const b = bytes[i]!;
@@ -60,6 +61,12 @@ export function encodeBase64(text: string): string {
 }
 
 export function decodeBase64(encoded: string): string | null {
+  const bytes = decodeBase64Bytes(encoded);
+  return bytes === null ? null : utf8Decode(bytes);
+}
+
+/** The bytes base64 text encodes, or null when it is not base64. */
+export function decodeBase64Bytes(encoded: string): number[] | null {
   const clean = encoded.replace(/=+$/, "");
   if (clean.length % 4 === 1) return null;
   const bytes: number[] = [];
@@ -76,5 +83,5 @@ export function decodeBase64(encoded: string): string | null {
       bytes.push((buffer >> bits) & 0xff);
     }
   }
-  return utf8Decode(bytes);
+  return bytes;
 }

@@ -4,6 +4,7 @@ import type pg from "pg";
 import { REFLECTION_QUERY } from "../../src/catalog/reflectionQuery";
 import { errorResponse } from "../../src/execute/response";
 import { Resolver } from "../../src/execute/Resolver";
+import type { ApiSchema } from "../../src/schema/apiSchema";
 
 export interface Answer {
   response: any;
@@ -17,7 +18,17 @@ export async function resolveInNode(
   operationName: string | null = null,
 ): Promise<Answer> {
   const catalog = await client.query(REFLECTION_QUERY);
-  const api = Resolver.apiOf(catalog.rows[0].catalog);
+  return resolveWithApi(client, Resolver.apiOf(catalog.rows[0].catalog), query, variables, operationName);
+}
+
+/** Like resolveInNode, with the API schema of the connection's catalog already built. */
+export async function resolveWithApi(
+  client: pg.Client,
+  api: ApiSchema,
+  query: string,
+  variables: unknown = {},
+  operationName: string | null = null,
+): Promise<Answer> {
   const compiled = Resolver.compile(api, query, JSON.stringify(variables ?? null), operationName);
   const statements = compiled.statements.filter((s): s is NonNullable<typeof s> => s !== null);
   const results: (string | null)[] = [];

@@ -71,6 +71,6 @@ describe("generated SQL", () => {
     }`);
     expect(statements.map((s) => s.sql)).toMatchSnapshot();
     expect(response.data.postByPk).toEqual({ title: "three", score: "3" });
-    expect(response.data.postCollection.aggregate).toEqual({ count: 3, sum: { score: "8.75" }, max: { title: "three" } });
+    expect(response.data.postCollection.aggregate).toEqual({ count: 3, sum: { score: 8.75 }, max: { title: "three" } });
   });
 });
