@@ -4,6 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterInfo } from "../harness/db";
 import { runTokenCommand } from "../../server/src/management/cli/tokenCommand";
+import { migrate } from "../../server/src/management/platform/migrate";
+import { migrations } from "../../server/src/management/platform/migrations/index";
+import { SqlPool } from "../../server/src/management/platform/sql";
 import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, tracesOf, type TestPlatform } from "./support";
 
 let platform: TestPlatform;
@@ -167,6 +170,22 @@ describe("organizations and projects", () => {
     expect(await tracesOf(clusterUrl(clusterInfo()), ref)).toEqual({ databases: [], roles: [] });
     expect(await adminQuery(platform.platformUrl, "select 1 from platform.projects where ref = $1", [ref])).toEqual([]);
     expect((await call("GET", `/v1/projects/${ref}`)).status).toBe(403);
+  });
+});
+
+describe("platform migrations", () => {
+  it("apply each version once, in order, and record it", async () => {
+    const pool = new SqlPool(platform.platformUrl, 2);
+    try {
+      expect(await migrate(pool)).toEqual([]);
+      const next = { version: migrations.length + 1, name: "probe", sql: "create table platform.migration_probe (id int)" };
+      expect(await migrate(pool, [...migrations, next])).toEqual([next.version]);
+      expect(await migrate(pool, [...migrations, next])).toEqual([]);
+      const applied = await pool.rows<{ version: number; name: string }>("select version, name from public.platform_migrations order by version");
+      expect(applied.map((m) => m.version)).toEqual([...migrations.map((m) => m.version), next.version]);
+    } finally {
+      await pool.end();
+    }
   });
 });
 
