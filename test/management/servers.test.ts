@@ -2,10 +2,11 @@
 // the server with the fewest projects and record it; each project's GraphQL answers by path and
 // by Host header (`<ref>.<domain>`), also next to a single-database /graphql/v1 in one process.
 import { request } from "node:http";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { startCluster, stopCluster, type ClusterInfo } from "../harness/cluster";
 import { clusterInfo } from "../harness/db";
 import { startTestServer, type TestServer } from "../server/support";
+import { ProjectPools } from "../../server/src/management/dataApi/projectPools";
 import { api, clusterUrl, graphqlAt, startPlatform, tracesOf, type TestPlatform } from "./support";
 
 let second: ClusterInfo;
@@ -62,6 +63,28 @@ it("places each new project on the server with the fewest projects", async () =>
   for (const p of [a, b, c]) {
     const r = await graphqlAt(`${platform.baseUrl}/project/${p.ref}/graphql/v1`, p.anon, "{ __typename }");
     expect(r.body).toEqual({ data: { __typename: "Query" } });
+  }
+});
+
+it("keeps at most the configured number of project pools open, closing the least recently used", async () => {
+  const { projects, servers } = platform.running.services;
+  const pools = new ProjectPools(projects, servers, 1, 2);
+  try {
+    const [a, b, c] = refs;
+    const first = (await pools.get(a!))!;
+    const second = (await pools.get(b!))!;
+    await pools.get(a!);
+    await pools.get(c!);
+    expect(pools.openCount).toBe(2);
+    // b was used less recently than a, so b's pool is the one closed.
+    const ending = (entry: typeof first) => (entry.database.pool as unknown as { ending: boolean }).ending;
+    await vi.waitFor(() => expect(ending(second)).toBe(true));
+    expect(ending(first)).toBe(false);
+    expect(await pools.get("q".repeat(20))).toBeUndefined();
+    expect(pools.openCount).toBe(2);
+    expect(ending(first)).toBe(false);
+  } finally {
+    await pools.closeAll();
   }
 });
 
