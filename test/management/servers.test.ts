@@ -17,7 +17,8 @@ const refs: string[] = [];
 
 beforeAll(async () => {
   second = startCluster();
-  platform = await startPlatform({ projectServers: [clusterUrl(clusterInfo()), clusterUrl(second)] });
+  // The last test stops a server: the failures it causes are logged as errors, and checked here.
+  platform = await startPlatform({ projectServers: [clusterUrl(clusterInfo()), clusterUrl(second)], logLevel: "fatal" });
   token = await platform.token("grower@example.com");
   slug = (await api(platform.baseUrl, token, "POST", "/v1/organizations", { name: "Growing" })).body.slug;
 });
@@ -134,4 +135,25 @@ it("serves the single database and the projects from one process", async () => {
   } finally {
     await both?.close();
   }
+});
+
+it("reports a stopped project server: health says so, its projects' APIs answer 503", async () => {
+  // The project made by the previous test lives on the second server.
+  const ref = refs.at(-1)!;
+  expect((await api(platform.baseUrl, token, "GET", `/v1/projects/${ref}`)).body.database.host).toBe(second.host);
+  const p = { ref, anon: (await api(platform.baseUrl, token, "GET", `/v1/projects/${ref}/api-keys`)).body[0].api_key as string };
+  stopCluster(second);
+  const health = await api(platform.baseUrl, token, "GET", `/v1/projects/${p.ref}/health?services=db`);
+  expect(health.status).toBe(200);
+  expect(health.body[0]).toMatchObject({ name: "db", healthy: false, status: "UNHEALTHY" });
+  const data = await graphqlAt(`${platform.baseUrl}/project/${p.ref}/graphql/v1`, p.anon, "{ __typename }");
+  expect(data.status).toBe(503);
+  const paused = await api(platform.baseUrl, token, "POST", `/v1/projects/${p.ref}/pause`);
+  expect(paused.status).toBe(503);
+  expect(paused.body.message).toMatch(/unavailable/);
+  // The refused pause changed nothing.
+  expect((await api(platform.baseUrl, token, "GET", `/v1/projects/${p.ref}`)).body.status).toBe("ACTIVE_HEALTHY");
+  const removed = await api(platform.baseUrl, token, "DELETE", `/v1/projects/${p.ref}`);
+  expect(removed.status).toBe(503);
+  expect((await api(platform.baseUrl, token, "GET", `/v1/projects/${p.ref}`)).body.status).toBe("ACTIVE_HEALTHY");
 });
