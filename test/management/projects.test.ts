@@ -36,6 +36,11 @@ describe("tokens", () => {
     }
   });
 
+  it("keeps the platform database closed to PUBLIC", async () => {
+    const [row] = await adminQuery(platform.platformUrl, "select has_database_privilege('public', current_database(), 'connect') as open");
+    expect(row.open).toBe(false);
+  });
+
   it("lists a user's tokens without their secrets, and a revoked token is refused", async () => {
     const second = await platform.token("owner@example.com");
     expect((await api(platform.baseUrl, second, "GET", "/v1/profile")).status).toBe(200);
