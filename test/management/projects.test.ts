@@ -99,6 +99,18 @@ describe("organizations and projects", () => {
     expect(owner).toEqual([{ rolname: `${ref}_owner` }]);
   });
 
+  it("accepts the older organization_id and a region selection", async () => {
+    const created = await call("POST", "/v1/projects", {
+      name: "older-client",
+      organization_id: slug,
+      region_selection: { type: "specific", code: "sa-east-1" },
+      db_pass: "pw",
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ organization_slug: slug, region: "sa-east-1" });
+    expect((await call("DELETE", `/v1/projects/${created.body.ref}`)).status).toBe(200);
+  });
+
   it("gets and lists the project with its database", async () => {
     const got = await call("GET", `/v1/projects/${ref}`);
     expect(got.status).toBe(200);

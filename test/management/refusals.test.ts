@@ -78,6 +78,8 @@ describe("bad input", () => {
       [{ ...good(), name: "n".repeat(257) }, /name must NOT have more than 256 characters/],
       [{ ...good(), name: "" }, /name must NOT have fewer than 1 characters/],
       [{ ...good(), extra: true }, /must NOT have additional properties/],
+      [{ ...good(), template_url: "https://example.com/t.zip" }, /template_url is not supported/],
+      [{ ...good(), region_selection: { type: "specific", code: "us-east-1" } }, /Only one of region or region_selection/],
       [{ name: "x", region: "us-east-1", db_pass: "pw" }, /organization_slug/],
       [{ name: "x", organization_slug: alice().slug, db_pass: "pw" }, /region/],
       [{ organization_slug: alice().slug, region: "us-east-1", db_pass: "pw" }, /must have required property 'name'/],
