@@ -98,7 +98,7 @@ const options = {
   ...managementOptions,
 } as const;
 
-export const usage = `Usage: pg-graphql-server [start|setup|demo] [flags]
+export const usage = `Usage: pg-graphql-server [start|setup|demo|token] [flags]
 
   start   serve POST /graphql/v1 (default)
   setup   create the API roles, auth helpers and grants (connect as a superuser);

@@ -4,6 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterInfo } from "../harness/db";
 import { runTokenCommand } from "../../server/src/management/cli/tokenCommand";
+import { migrate } from "../../server/src/management/platform/migrate";
+import { migrations } from "../../server/src/management/platform/migrations/index";
+import { SqlPool } from "../../server/src/management/platform/sql";
 import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, tracesOf, type TestPlatform } from "./support";
 
 let platform: TestPlatform;
@@ -31,6 +34,11 @@ describe("tokens", () => {
       expect(r.status).toBe(401);
       expect(typeof r.body.message).toBe("string");
     }
+  });
+
+  it("keeps the platform database closed to PUBLIC", async () => {
+    const [row] = await adminQuery(platform.platformUrl, "select has_database_privilege('public', current_database(), 'connect') as open");
+    expect(row.open).toBe(false);
   });
 
   it("lists a user's tokens without their secrets, and a revoked token is refused", async () => {
@@ -89,6 +97,18 @@ describe("organizations and projects", () => {
     expect(traces.roles.sort()).toEqual([`${ref}_authenticator`, `${ref}_owner`]);
     const owner = await adminQuery(clusterUrl(clusterInfo()), "select r.rolname from pg_database d join pg_roles r on r.oid = d.datdba where d.datname = $1", [ref]);
     expect(owner).toEqual([{ rolname: `${ref}_owner` }]);
+  });
+
+  it("accepts the older organization_id and a region selection", async () => {
+    const created = await call("POST", "/v1/projects", {
+      name: "older-client",
+      organization_id: slug,
+      region_selection: { type: "specific", code: "sa-east-1" },
+      db_pass: "pw",
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ organization_slug: slug, region: "sa-east-1" });
+    expect((await call("DELETE", `/v1/projects/${created.body.ref}`)).status).toBe(200);
   });
 
   it("gets and lists the project with its database", async () => {
@@ -167,6 +187,22 @@ describe("organizations and projects", () => {
     expect(await tracesOf(clusterUrl(clusterInfo()), ref)).toEqual({ databases: [], roles: [] });
     expect(await adminQuery(platform.platformUrl, "select 1 from platform.projects where ref = $1", [ref])).toEqual([]);
     expect((await call("GET", `/v1/projects/${ref}`)).status).toBe(403);
+  });
+});
+
+describe("platform migrations", () => {
+  it("apply each version once, in order, and record it", async () => {
+    const pool = new SqlPool(platform.platformUrl, 2);
+    try {
+      expect(await migrate(pool)).toEqual([]);
+      const next = { version: migrations.length + 1, name: "probe", sql: "create table platform.migration_probe (id int)" };
+      expect(await migrate(pool, [...migrations, next])).toEqual([next.version]);
+      expect(await migrate(pool, [...migrations, next])).toEqual([]);
+      const applied = await pool.rows<{ version: number; name: string }>("select version, name from public.platform_migrations order by version");
+      expect(applied.map((m) => m.version)).toEqual([...migrations.map((m) => m.version), next.version]);
+    } finally {
+      await pool.end();
+    }
   });
 });
 

@@ -58,6 +58,11 @@ afterAll(async () => {
   await platform.close();
 });
 
+/** Alice creates a project named `name` in her organization. */
+function createAs(name: string) {
+  return api(platform.baseUrl, users.alice.token, "POST", "/v1/projects", { name, organization_slug: users.alice.slug, region: "us-east-1", db_pass: "pw" });
+}
+
 describe("bad input", () => {
   const alice = () => users.alice;
   const create = (body: unknown) => api(platform.baseUrl, alice().token, "POST", "/v1/projects", body);
@@ -73,6 +78,8 @@ describe("bad input", () => {
       [{ ...good(), name: "n".repeat(257) }, /name must NOT have more than 256 characters/],
       [{ ...good(), name: "" }, /name must NOT have fewer than 1 characters/],
       [{ ...good(), extra: true }, /must NOT have additional properties/],
+      [{ ...good(), template_url: "https://example.com/t.zip" }, /template_url is not supported/],
+      [{ ...good(), region_selection: { type: "specific", code: "us-east-1" } }, /Only one of region or region_selection/],
       [{ name: "x", region: "us-east-1", db_pass: "pw" }, /organization_slug/],
       [{ name: "x", organization_slug: alice().slug, db_pass: "pw" }, /region/],
       [{ organization_slug: alice().slug, region: "us-east-1", db_pass: "pw" }, /must have required property 'name'/],
@@ -244,12 +251,7 @@ describe("a create that fails halfway", () => {
     const before = await snapshot();
     failAt = step;
     try {
-      const r = await api(platform.baseUrl, users.alice.token, "POST", "/v1/projects", {
-        name: "doomed",
-        organization_slug: users.alice.slug,
-        region: "us-east-1",
-        db_pass: "pw",
-      });
+      const r = await createAs("doomed");
       expect(r.status).toBe(500);
       expect(r.body).toEqual({ message: "Internal server error" });
     } finally {
@@ -267,12 +269,7 @@ describe("a create in progress", () => {
       seen.push((await api(platform.baseUrl, users.alice.token, "GET", `/v1/projects/${ref}`)).body.status);
     };
     try {
-      const r = await api(platform.baseUrl, users.alice.token, "POST", "/v1/projects", {
-        name: "slow",
-        organization_slug: users.alice.slug,
-        region: "us-east-1",
-        db_pass: "pw",
-      });
+      const r = await createAs("slow");
       expect(r.body.status).toBe("ACTIVE_HEALTHY");
       expect(seen).toEqual(["COMING_UP"]);
       expect((await api(platform.baseUrl, users.alice.token, "DELETE", `/v1/projects/${r.body.ref}`)).status).toBe(200);
@@ -284,10 +281,8 @@ describe("a create in progress", () => {
 
 describe("concurrent deletes", () => {
   it("remove the project once: the other call finds it gone", async () => {
-    const { token, slug } = users.alice;
-    const created = await api(platform.baseUrl, token, "POST", "/v1/projects", { name: "twice", organization_slug: slug, region: "us-east-1", db_pass: "pw" });
-    const ref = created.body.ref as string;
-    const answers = await Promise.all([0, 1].map(() => api(platform.baseUrl, token, "DELETE", `/v1/projects/${ref}`)));
+    const ref = (await createAs("twice")).body.ref as string;
+    const answers = await Promise.all([0, 1].map(() => api(platform.baseUrl, users.alice.token, "DELETE", `/v1/projects/${ref}`)));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 403]);
     expect(await tracesOf(server(), ref)).toEqual({ databases: [], roles: [] });
   });

@@ -1,11 +1,14 @@
 // Several project servers: a second throwaway cluster next to the run's one. New projects go to
 // the server with the fewest projects and record it; each project's GraphQL answers by path and
 // by Host header (`<ref>.<domain>`), also next to a single-database /graphql/v1 in one process.
+import { defaultSettings } from "../../server/src/config";
+import { dataApiSettings } from "../../server/src/management/plugin";
 import { request } from "node:http";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { startCluster, stopCluster, type ClusterInfo } from "../harness/cluster";
 import { clusterInfo } from "../harness/db";
 import { startTestServer, type TestServer } from "../server/support";
+import { ProjectPools } from "../../server/src/management/dataApi/projectPools";
 import { api, clusterUrl, graphqlAt, startPlatform, tracesOf, type TestPlatform } from "./support";
 
 let second: ClusterInfo;
@@ -16,7 +19,8 @@ const refs: string[] = [];
 
 beforeAll(async () => {
   second = startCluster();
-  platform = await startPlatform({ projectServers: [clusterUrl(clusterInfo()), clusterUrl(second)] });
+  // The last test stops a server: the failures it causes are logged as errors, and checked here.
+  platform = await startPlatform({ projectServers: [clusterUrl(clusterInfo()), clusterUrl(second)], logLevel: "fatal" });
   token = await platform.token("grower@example.com");
   slug = (await api(platform.baseUrl, token, "POST", "/v1/organizations", { name: "Growing" })).body.slug;
 });
@@ -62,6 +66,28 @@ it("places each new project on the server with the fewest projects", async () =>
   for (const p of [a, b, c]) {
     const r = await graphqlAt(`${platform.baseUrl}/project/${p.ref}/graphql/v1`, p.anon, "{ __typename }");
     expect(r.body).toEqual({ data: { __typename: "Query" } });
+  }
+});
+
+it("keeps at most the configured number of project pools open, closing the least recently used", async () => {
+  const { projects, servers } = platform.running.services;
+  const pools = new ProjectPools(projects, servers, dataApiSettings({ ...defaultSettings(), poolSize: 1 }), 2);
+  try {
+    const [a, b, c] = refs;
+    const first = (await pools.get(a!))!;
+    const second = (await pools.get(b!))!;
+    await pools.get(a!);
+    await pools.get(c!);
+    expect(pools.openCount).toBe(2);
+    // b was used less recently than a, so b's pool is the one closed.
+    const ending = (entry: typeof first) => (entry.database.pool as unknown as { ending: boolean }).ending;
+    await vi.waitFor(() => expect(ending(second)).toBe(true));
+    expect(ending(first)).toBe(false);
+    expect(await pools.get("q".repeat(20))).toBeUndefined();
+    expect(pools.openCount).toBe(2);
+    expect(ending(first)).toBe(false);
+  } finally {
+    await pools.closeAll();
   }
 });
 
@@ -111,4 +137,25 @@ it("serves the single database and the projects from one process", async () => {
   } finally {
     await both?.close();
   }
+});
+
+it("reports a stopped project server: health says so, its projects' APIs answer 503", async () => {
+  // The project made by the previous test lives on the second server.
+  const ref = refs.at(-1)!;
+  expect((await api(platform.baseUrl, token, "GET", `/v1/projects/${ref}`)).body.database.host).toBe(second.host);
+  const p = { ref, anon: (await api(platform.baseUrl, token, "GET", `/v1/projects/${ref}/api-keys`)).body[0].api_key as string };
+  stopCluster(second);
+  const health = await api(platform.baseUrl, token, "GET", `/v1/projects/${p.ref}/health?services=db`);
+  expect(health.status).toBe(200);
+  expect(health.body[0]).toMatchObject({ name: "db", healthy: false, status: "UNHEALTHY" });
+  const data = await graphqlAt(`${platform.baseUrl}/project/${p.ref}/graphql/v1`, p.anon, "{ __typename }");
+  expect(data.status).toBe(503);
+  const paused = await api(platform.baseUrl, token, "POST", `/v1/projects/${p.ref}/pause`);
+  expect(paused.status).toBe(503);
+  expect(paused.body.message).toMatch(/unavailable/);
+  // The refused pause changed nothing.
+  expect((await api(platform.baseUrl, token, "GET", `/v1/projects/${p.ref}`)).body.status).toBe("ACTIVE_HEALTHY");
+  const removed = await api(platform.baseUrl, token, "DELETE", `/v1/projects/${p.ref}`);
+  expect(removed.status).toBe(503);
+  expect((await api(platform.baseUrl, token, "GET", `/v1/projects/${p.ref}`)).body.status).toBe("ACTIVE_HEALTHY");
 });

@@ -1,6 +1,7 @@
 // Data API stage: a project ref → its record, its keyring (JWT secret) and a pool connected to its
 // database as its authenticator role. Entries are made on first use and dropped when the
-// project is paused or removed, or when its database stops answering.
+// project is paused or removed, when its database stops answering, or when more projects are
+// in use than `maxOpen` (least recently used first), so connections stay bounded.
 import type { DocumentLimits } from "../../config";
 import { Database } from "../../database";
 import { allowedRoles, type Authenticator } from "../../identity";
@@ -24,25 +25,54 @@ export interface DataApiSettings {
   limits: DocumentLimits;
 }
 
+export const defaultMaxOpenProjects = 64;
+
 export class ProjectPools {
+  // In order of last use: a Map keeps insertion order, and a use re-inserts.
   private readonly entries = new Map<string, Promise<ProjectEntry | undefined>>();
 
   constructor(
     private readonly store: ProjectStore,
     private readonly servers: ProjectServers,
     readonly settings: DataApiSettings,
+    private readonly maxOpen = defaultMaxOpenProjects,
   ) {}
 
   /** The project's entry, or undefined when there is no such project. */
   get(ref: string): Promise<ProjectEntry | undefined> {
-    let entry = this.entries.get(ref);
-    if (!entry) {
-      entry = this.open(ref);
-      this.entries.set(ref, entry);
-      // A lookup that failed (platform unreachable) is not remembered.
-      entry.then((e) => e === undefined && this.entries.delete(ref), () => this.entries.delete(ref));
+    const known = this.entries.get(ref);
+    if (known) {
+      this.entries.delete(ref);
+      this.entries.set(ref, known);
+      return known;
     }
+    // A lookup that finds nothing, or fails (platform unreachable), is not remembered.
+    const entry: Promise<ProjectEntry | undefined> = this.open(ref).then(
+      (opened) => {
+        if (opened) this.trim();
+        else this.forget(ref, entry);
+        return opened;
+      },
+      (e: unknown) => {
+        this.forget(ref, entry);
+        throw e;
+      },
+    );
+    this.entries.set(ref, entry);
     return entry;
+  }
+
+  /** Closes the least recently used pools beyond `maxOpen`. */
+  private trim(): void {
+    while (this.entries.size > this.maxOpen) void this.release(this.entries.keys().next().value!);
+  }
+
+  get openCount(): number {
+    return this.entries.size;
+  }
+
+  private forget(ref: string, entry: Promise<ProjectEntry | undefined>): void {
+    if (this.entries.get(ref) === entry) this.entries.delete(ref);
   }
 
   private async open(ref: string): Promise<ProjectEntry | undefined> {

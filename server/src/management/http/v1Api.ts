@@ -9,6 +9,8 @@ import type { ApiArea } from "../routes/operation";
 import type { Services } from "../services";
 import { bearerToken } from "../store/accessToken";
 import type { User } from "../store/userStore";
+import { sqlState } from "../platform/sql";
+import { ServerNotConfiguredError } from "../provision/projectServers";
 import { ApiError } from "./apiError";
 import { validatorCompiler } from "./validation";
 import { unreachable } from "../../../../src/util/invariant";
@@ -38,6 +40,25 @@ async function authenticate(services: Services, request: FastifyRequest, reply: 
   }
 }
 
+/** Every error a management route can end in → its status and the message the caller sees. */
+function describeError(error: FastifyError): { status: number; message: string } {
+  if (error instanceof ApiError) return { status: error.statusCode, message: error.message };
+  if (error instanceof ServerNotConfiguredError) return { status: 503, message: `The project's database server is not available: ${error.message}` };
+  const state = sqlState(error);
+  const unreachable = (error as { syscall?: unknown }).syscall !== undefined;
+  if (unreachable || (state !== undefined && unavailableStates.some((prefix) => state.startsWith(prefix)))) {
+    return { status: 503, message: "A database the service depends on is unavailable; try again later" };
+  }
+  // Fastify's own refusals (validation, body parsing, limits) carry their 4xx.
+  if (state === undefined && !unreachable && error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return { status: error.statusCode, message: error.message };
+  }
+  return { status: 500, message: "Internal server error" };
+}
+
+// SQLSTATE classes of a database that cannot take work now (connection, shutdown, resources).
+const unavailableStates = ["08", "57P", "53"];
+
 export async function v1Api(fastify: FastifyInstance, options: { services: Services; areas?: ApiArea[] }): Promise<void> {
   const { services } = options;
   const handlers = allHandlers(options.areas);
@@ -53,12 +74,9 @@ export async function v1Api(fastify: FastifyInstance, options: { services: Servi
     body === "" ? done(null, undefined) : parseJson(request, body as string, done),
   );
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = error instanceof ApiError || (error.statusCode !== undefined && error.statusCode >= 400) ? error.statusCode! : 500;
-    if (status >= 500) {
-      request.log.error({ err: error }, "management request failed");
-      return fail(reply, status, "Internal server error");
-    }
-    return fail(reply, status, error.message);
+    const refusal = describeError(error);
+    if (refusal.status >= 500) request.log.error({ err: error }, "management request failed");
+    return fail(reply, refusal.status, refusal.message);
   });
 
   // Before the body is read: a caller without a valid token, or over the limit, costs no parsing.

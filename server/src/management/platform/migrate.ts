@@ -23,7 +23,6 @@ export async function ensurePlatformDatabase(url: string): Promise<void> {
       // Another process made it first.
       if (sqlState(e) !== "42P04") throw e;
     }
-    await sql.rows(format("revoke connect, temporary on database %I from public", name));
   });
 }
 

@@ -32,6 +32,11 @@ export class ProjectServers {
     return new ProjectServers(servers);
   }
 
+  /** The server, or undefined when the configuration no longer names it. */
+  find(key: string): ProjectServer | undefined {
+    return this.byKey.get(key);
+  }
+
   get(key: string): ProjectServer {
     const server = this.byKey.get(key);
     if (!server) throw new ServerNotConfiguredError(`the project server ${key} is not configured`);

@@ -121,7 +121,13 @@ export class Provisioner {
       const record = await this.store.byRef(ref);
       if (!record) return false;
       await this.store.setStatus(ref, "GOING_DOWN");
-      await this.undo(record);
+      try {
+        await this.undo(record);
+      } catch (e) {
+        // Most often the server could not be reached and nothing was dropped: the project stays.
+        await this.store.setStatus(ref, record.status);
+        throw e;
+      }
       return true;
     });
   }
@@ -130,14 +136,15 @@ export class Provisioner {
     await this.locked(ref, async () => {
       const record = await this.current(ref);
       if (record.status !== "ACTIVE_HEALTHY") throw new ApiError(400, `Project ${ref} cannot be paused: its status is ${record.status}`);
-      await this.store.setStatus(ref, "INACTIVE");
       await this.options.release(ref);
+      // The database is closed first: when its server cannot be reached, nothing has changed.
       await withConnection(this.servers.get(record.server).adminUrl, async (sql) => {
         await sql.rows(setConnectionsDdl(projectNames(ref), false));
         await sql.rows("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [
           record.database_name,
         ]);
       });
+      await this.store.setStatus(ref, "INACTIVE");
     });
   }
 

@@ -13,6 +13,7 @@ interface CreateProjectBody {
   organization_id?: string;
   region?: string;
   region_selection?: { type: "specific" | "smartGroup"; code: string };
+  template_url?: string;
 }
 
 /** The region codes of the document's create body, in its order. */
@@ -24,6 +25,10 @@ export const projectsArea: ApiArea = {
     const slug = body.organization_slug ?? body.organization_id!;
     if (body.organization_slug !== undefined && body.organization_id !== undefined && body.organization_slug !== body.organization_id) {
       throw new ApiError(400, "organization_slug and organization_id name different organizations");
+    }
+    if (body.template_url !== undefined) {
+      // Silently making an empty project would not be what was asked for.
+      throw new ApiError(400, "template_url is not supported by this server: create the project, then apply the template's SQL");
     }
     if (body.region !== undefined && body.region_selection !== undefined) {
       throw new ApiError(400, "Only one of region or region_selection can be specified");

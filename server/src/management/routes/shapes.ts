@@ -22,13 +22,14 @@ export function projectSummary(p: ProjectRecord) {
 }
 
 export function projectWithDatabase(services: Services, p: ProjectRecord) {
-  const server = services.servers.get(p.server);
+  // A project whose server was dropped from the configuration is still listed, its version unknown.
+  const version = services.servers.find(p.server)?.version ?? "unknown";
   return {
     ...projectSummary(p),
     database: {
-      host: server.key.replace(/:\d+$/, ""),
-      version: server.version,
-      postgres_engine: server.version.split(".")[0]!,
+      host: p.server.replace(/:\d+$/, ""),
+      version,
+      postgres_engine: version.split(".")[0]!,
       release_channel: "ga",
     },
   };

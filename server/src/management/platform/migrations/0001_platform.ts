@@ -4,6 +4,12 @@ export default {
   version: 1,
   name: "platform",
   sql: `
+-- Only the roles it is granted to may connect to the platform database (when the migrating role
+-- may change that; a database it was given ready-made may be locked down by its owner instead).
+do $$ begin
+  execute format('revoke connect, temporary on database %I from public', current_database());
+exception when insufficient_privilege then null; end $$;
+
 create schema platform;
 
 create table platform.users (
