@@ -1,6 +1,6 @@
 # pg_graphql: build, install and test both extensions (plv8, the language handler, and
 # pg_graphql) against the PostgreSQL that `pg_config` names.
-.PHONY: all deps build build-extension build-handler build-server install test demo screenshot bench conformance clean
+.PHONY: all deps build build-extension build-handler build-server install test stress-server demo screenshot bench conformance clean
 
 PG_CONFIG ?= pg_config
 EXTDIR = $(shell $(PG_CONFIG) --sharedir)/extension
@@ -27,6 +27,10 @@ install: deps build
 
 test: install
 	npx vitest run
+
+# Hostile input and killed backends against the HTTP server (a few minutes; not part of `test`).
+stress-server: install
+	npx vitest run --config test/stress/vitest.config.ts
 
 demo: install
 	node server/bin.js demo
