@@ -1,6 +1,6 @@
 # pg_graphql: build, install and test both extensions (plv8, the language handler, and
 # pg_graphql) against the PostgreSQL that `pg_config` names.
-.PHONY: all deps build build-extension build-handler build-server install test property demo screenshot bench conformance clean
+.PHONY: all deps build build-extension build-handler build-server install test property stress-server demo screenshot bench conformance clean
 
 PG_CONFIG ?= pg_config
 EXTDIR = $(shell $(PG_CONFIG) --sharedir)/extension
@@ -34,6 +34,10 @@ PROPERTY_SEEDS ?= 1,2,3
 PROPERTY_CASES ?= 10000
 property: install
 	PROPERTY_SEEDS=$(PROPERTY_SEEDS) PROPERTY_CASES=$(PROPERTY_CASES) npx vitest run test/property
+
+# Hostile input and killed backends against the HTTP server (a few minutes; not part of `test`).
+stress-server: install
+	npx vitest run --config test/stress/vitest.config.ts
 
 demo: install
 	node server/bin.js demo

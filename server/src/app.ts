@@ -5,17 +5,16 @@ import { join } from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import cors from "@fastify/cors";
 import type { ServerConfig } from "./config";
-import { Database } from "./database";
+import type { Database } from "./database";
 import { graphiqlPage } from "./graphiqlPage";
 import { endpointPath, graphqlRoutes } from "./graphqlRoutes";
 import { healthRoutes } from "./health";
 import { fail } from "./httpErrors";
-import { allowedRoles } from "./identity";
-import { JwtVerifier, jwksSource, sharedSecretSource } from "./jwtVerifier";
+import { authenticator } from "./identity";
 import { Keyring, type ApiKeys } from "./keys";
-import { loggerOptions, requestId, requestIdHeader } from "./logging";
+import { echoRequestId, loggerOptions, requestId } from "./logging";
 import { metricsRoute, watchPool } from "./metrics";
-import { ReplicaRouter } from "./replicas";
+import { connectRouter, type ReplicaRouter } from "./replicas";
 
 export interface AppOptions {
   config: ServerConfig;
@@ -51,19 +50,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const keyring = new Keyring(config.jwtSecret);
   const keys = await keyring.apiKeys();
-  const connect = (connectionString: string) =>
-    new Database({
-      connectionString,
-      poolSize: config.poolSize,
-      statementTimeoutMs: config.statementTimeoutMs,
-      preparedStatements: config.preparedStatements,
-    });
-  const database = connect(config.databaseUrl);
-  const router = new ReplicaRouter(
-    database,
-    config.replicaUrls.map((url) => ({ url, database: connect(url) })),
-    config.replicaMaxLagMs,
-  );
+  const router = connectRouter(config);
+  const database = router.primary;
   await router.start();
   const unwatch = router.databases().map((d, i) => watchPool(d.pool, i === 0 ? "primary" : "replica"));
   const fastify = Fastify({
@@ -74,9 +62,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     forceCloseConnections: "idle",
   });
 
-  fastify.addHook("onRequest", async (request, reply) => {
-    reply.header(requestIdHeader, request.id);
-  });
+  fastify.addHook("onRequest", echoRequestId);
 
   await fastify.register(cors, {
     origin: config.corsOrigins === "*" ? "*" : config.corsOrigins,
@@ -95,11 +81,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   fastify.setNotFoundHandler((request, reply) => fail(reply, 404, `Not found: ${request.method} ${request.url.split("?")[0]}`));
 
-  const userTokens = new JwtVerifier([
-    sharedSecretSource(config.jwtSecret),
-    ...(config.jwks === undefined ? [] : [await jwksSource(config.jwks)]),
-  ]);
-  const auth = { keyring, userTokens, roles: allowedRoles(config.extraRoles) };
+  const auth = await authenticator(config, keyring);
   await fastify.register(graphqlRoutes, { config, router, auth });
 
   fastify.get(graphiqlPath, (_request, reply) =>

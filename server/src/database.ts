@@ -69,6 +69,11 @@ export class Database {
       } catch (e) {
         return { kind: "unavailable", message: (e as Error).message };
       }
+      // The client may have gone while the request waited for a connection.
+      if (signal?.aborted) {
+        client.release();
+        return { kind: "abandoned" };
+      }
       const result = await this.attempt(client, params, signal);
       if (result.kind === "done") return { kind: "result", body: result.body };
       if (result.cancelled === undefined && neverSent(result.error) && attempt < maxAttempts) {

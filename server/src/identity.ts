@@ -1,7 +1,8 @@
 // Auth stage: a request's `apiKey` and `Authorization` headers → the role and claims it runs with,
 // or the reason it is refused (always a 401).
 import type { JWTPayload } from "jose";
-import type { JwtVerifier } from "./jwtVerifier";
+import type { ServerConfig } from "./config";
+import { JwtVerifier, jwksSource, sharedSecretSource } from "./jwtVerifier";
 import { apiRoles, type Keyring } from "./keys";
 
 export type Identity =
@@ -17,8 +18,13 @@ export interface Authenticator {
   roles: ReadonlySet<string>;
 }
 
-export function allowedRoles(extraRoles: readonly string[]): ReadonlySet<string> {
-  return new Set([...apiRoles, ...extraRoles]);
+/** The key sources and roles the configuration names. */
+export async function authenticator(config: ServerConfig, keyring: Keyring): Promise<Authenticator> {
+  const userTokens = new JwtVerifier([
+    sharedSecretSource(config.jwtSecret),
+    ...(config.jwks === undefined ? [] : [await jwksSource(config.jwks)]),
+  ]);
+  return { keyring, userTokens, roles: new Set([...apiRoles, ...config.extraRoles]) };
 }
 
 function header(value: string | string[] | undefined): string | undefined {

@@ -3,7 +3,7 @@
 // logged (API keys, JWTs), URLs lose their query string (GET variables), bodies are never logged.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 
 export const requestIdHeader = "x-request-id";
 // An id a proxy in front already gave the request is kept, if it looks like an id.
@@ -12,6 +12,10 @@ const acceptableId = /^[A-Za-z0-9._:-]{1,64}$/;
 export function requestId(request: IncomingMessage): string {
   const given = request.headers[requestIdHeader];
   return typeof given === "string" && acceptableId.test(given) ? given : randomUUID();
+}
+
+export async function echoRequestId(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  reply.header(requestIdHeader, request.id);
 }
 
 export function loggerOptions(level: string) {

@@ -3,6 +3,7 @@
 // Replicas are checked in the background; a replica that fails a request is skipped at once and
 // the request runs on the primary.
 import { OperationTypeNode } from "graphql";
+import type { ServerConfig } from "./config";
 import { Database, type Outcome } from "./database";
 
 export interface ReplicaState {
@@ -104,6 +105,19 @@ export class ReplicaRouter {
     clearInterval(this.timer);
     await Promise.all(this.replicas.map((r) => r.database.end()));
   }
+}
+
+/** The primary's and replicas' pools, as the configuration sets them (not checked yet: start()). */
+export function connectRouter(config: ServerConfig): ReplicaRouter {
+  const connect = (connectionString: string) =>
+    new Database({
+      connectionString,
+      poolSize: config.poolSize,
+      statementTimeoutMs: config.statementTimeoutMs,
+      preparedStatements: config.preparedStatements,
+    });
+  const replicas = config.replicaUrls.map((url) => ({ url, database: connect(url) }));
+  return new ReplicaRouter(connect(config.databaseUrl), replicas, config.replicaMaxLagMs);
 }
 
 /** A connection string without its password, for logs and status. */

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { clusterInfo } from "../harness/db";
 import { serve, type Running } from "../../server/src/serve";
-import { post, reflectsTables, startTestServer, type TestServer } from "./support";
+import { post, reflectsTables, startTestServer, until, type TestServer } from "./support";
 
 let server: TestServer;
 let patient: Running;
@@ -30,7 +30,6 @@ afterAll(async () => {
 });
 
 const items = { query: "{ itemCollection { edges { node { label } } } }" };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Statements of the server's role currently running in this database. */
 async function running(): Promise<number> {
@@ -40,13 +39,6 @@ async function running(): Promise<number> {
   return rows[0].n;
 }
 
-async function until(condition: () => Promise<boolean>): Promise<boolean> {
-  for (let i = 0; i < 200; i++) {
-    if (await condition()) return true;
-    await sleep(25);
-  }
-  return false;
-}
 
 /** Holds the item table locked (so reading it waits) while `body` runs. */
 async function withTableLocked<T>(body: () => Promise<T>): Promise<T> {

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildServer } from "../../server/build.mjs";
 import { asAuthenticator } from "../../server/src/setup";
-import { post, reflectsTables, secret, signToken, startTestServer, type TestServer } from "./support";
+import { post, reflectsTables, secret, signToken, startTestServer, until, type TestServer } from "./support";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 // Inside node_modules so the bundle finds its npm packages; apart from server/dist, which other
@@ -32,13 +32,6 @@ function freePort(): Promise<number> {
   });
 }
 
-async function until(condition: () => boolean | Promise<boolean>, tries = 400): Promise<boolean> {
-  for (let i = 0; i < tries; i++) {
-    if (await condition()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return false;
-}
 
 beforeAll(async () => {
   server = await startTestServer({

@@ -10,7 +10,7 @@ import { startStandby } from "../harness/standby";
 import { defaultSettings } from "../../server/src/config";
 import { serve, type Running } from "../../server/src/serve";
 import { applySetup, asAuthenticator } from "../../server/src/setup";
-import { post, secret } from "./support";
+import { post, secret, until } from "./support";
 
 let primary: ClusterInfo;
 let standby: ClusterInfo | undefined;
@@ -30,13 +30,6 @@ async function sql<R extends pg.QueryResultRow>(cluster: ClusterInfo, text: stri
   }
 }
 
-async function until(condition: () => Promise<boolean>): Promise<boolean> {
-  for (let i = 0; i < 400; i++) {
-    if (await condition()) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return false;
-}
 
 beforeAll(async () => {
   primary = startCluster({ settings: { shared_preload_libraries: "'pg_stat_statements'" } });

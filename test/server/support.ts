@@ -136,3 +136,12 @@ export async function runsMutations(server: TestServer, collection: string): Pro
   if (!runs) console.warn(`pg_graphql does not run mutations yet (${JSON.stringify(result.errors)}); skipping`);
   return runs;
 }
+
+/** Polls `condition` every 25 ms until it holds (true) or `tries` run out (false). */
+export async function until(condition: () => boolean | Promise<boolean>, tries = 400): Promise<boolean> {
+  for (let i = 0; i < tries; i++) {
+    if (await condition()) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return false;
+}
