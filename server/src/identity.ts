@@ -19,7 +19,10 @@ export interface Authenticator {
 }
 
 /** The key sources and roles the configuration names. */
-export async function authenticator(config: ServerConfig, keyring: Keyring): Promise<Authenticator> {
+export async function authenticator(
+  config: Pick<ServerConfig, "jwtSecret" | "jwks" | "extraRoles">,
+  keyring: Keyring,
+): Promise<Authenticator> {
   const userTokens = new JwtVerifier([
     sharedSecretSource(config.jwtSecret),
     ...(config.jwks === undefined ? [] : [await jwksSource(config.jwks)]),

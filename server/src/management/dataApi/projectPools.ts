@@ -4,8 +4,7 @@
 // in use than `maxOpen` (least recently used first), so connections stay bounded.
 import type { DocumentLimits } from "../../config";
 import { Database } from "../../database";
-import { allowedRoles, type Authenticator } from "../../identity";
-import { JwtVerifier, sharedSecretSource } from "../../jwtVerifier";
+import { authenticator, type Authenticator } from "../../identity";
 import { Keyring } from "../../keys";
 import type { ProjectServers } from "../provision/projectServers";
 import type { ProjectRecord, ProjectStore } from "../store/projectStore";
@@ -80,11 +79,7 @@ export class ProjectPools {
     if (!project) return undefined;
     const url = this.servers.authenticatorUrl(project.server, project.database_name, project.authenticator_role, project.authenticator_password);
     const { poolSize, statementTimeoutMs, preparedStatements } = this.settings;
-    const auth: Authenticator = {
-      keyring: new Keyring(project.jwt_secret),
-      userTokens: new JwtVerifier([sharedSecretSource(project.jwt_secret)]),
-      roles: allowedRoles([]),
-    };
+    const auth = await authenticator({ jwtSecret: project.jwt_secret, jwks: undefined, extraRoles: [] }, new Keyring(project.jwt_secret));
     return { project, auth, database: new Database({ connectionString: url, poolSize, statementTimeoutMs, preparedStatements }) };
   }
 
