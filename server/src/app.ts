@@ -12,6 +12,7 @@ import { healthRoutes } from "./health";
 import { fail } from "./httpErrors";
 import { authenticator } from "./identity";
 import { Keyring, type ApiKeys } from "./keys";
+import { drainingClose } from "./drain";
 import { echoRequestId, loggerOptions, requestId } from "./logging";
 import { metricsRoute, watchPool } from "./metrics";
 import { connectRouter, type ReplicaRouter } from "./replicas";
@@ -63,6 +64,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   fastify.addHook("onRequest", echoRequestId);
+  const closeFastify = drainingClose(fastify);
 
   await fastify.register(cors, {
     origin: config.corsOrigins === "*" ? "*" : config.corsOrigins,
@@ -122,7 +124,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     keys,
     close() {
       // A signal and an owner may both ask; the pool must be ended once, after the last request.
-      closing ??= fastify.close().then(async () => {
+      closing ??= closeFastify().then(async () => {
         for (const stop of unwatch) stop();
         await Promise.all([database.end(), router.end()]);
       });

@@ -17,7 +17,8 @@ import { LruMap } from "../../src/util/LruMap";
 
 export type Verified = { kind: "valid"; claims: JWTPayload } | { kind: "invalid"; reason: string };
 
-/** Where the keys for some algorithms come from. */
+/** Where the keys for some algorithms come from. `key` may look keys up per token (by `kid`,
+ * issuer, ...), so a source of keys that change while serving fits the same shape. */
 export interface KeySource {
   /** Shown in messages and logs (never a key). */
   readonly name: string;
@@ -33,7 +34,7 @@ export function sharedSecretSource(secret: string): KeySource {
   return { name: "shared secret", algorithms: sharedSecretAlgorithms, key: new TextEncoder().encode(secret) };
 }
 
-/** Public keys from a JWKS document: an https (or loopback http) URL, fetched and cached by jose
+/** Public keys from a JWKS document: an http(s) URL, fetched and cached by jose
  * (refetched when a token names an unknown `kid`), or a file read once at start-up. */
 export async function jwksSource(location: string): Promise<KeySource> {
   if (/^https?:\/\//.test(location)) {

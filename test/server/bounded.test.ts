@@ -89,6 +89,34 @@ it("cancels the statement of a client that goes away, so the pool is not exhaust
   });
 });
 
+it("does not run the statement of a client that left while waiting for a connection", async (ctx) => {
+  if (!ready) ctx.skip();
+  const endpoint = `${patient.baseUrl}/graphql/v1`;
+  const pool = patient.app.database.pool;
+  const leaving = (controller: AbortController) =>
+    fetch(endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/json", apikey: server.anonKey },
+      body: JSON.stringify(items),
+      signal: controller.signal,
+    }).catch((e: Error) => e.name);
+  await withTableLocked(async () => {
+    const [a, b, c] = [new AbortController(), new AbortController(), new AbortController()];
+    const requests = [leaving(a), leaving(b)];
+    expect(await until(async () => (await running()) === 2)).toBe(true);
+    requests.push(leaving(c));
+    expect(await until(() => pool.waitingCount === 1)).toBe(true);
+    c.abort();
+    a.abort();
+    // A's connection is closed after its cancel; the one made for C's turn is given back unused.
+    expect(await until(() => pool.waitingCount === 0 && pool.idleCount === 1)).toBe(true);
+    expect(await running()).toBe(1);
+    b.abort();
+    expect(await Promise.all(requests)).toEqual(["AbortError", "AbortError", "AbortError"]);
+    expect(await until(async () => (await running()) === 0)).toBe(true);
+  });
+});
+
 it("refuses documents past the limits with a GraphQL error, before the database", async () => {
   const cases: Array<[string, string]> = [
     ["{ a { b { c { d { e } } } } }", "The query nests 5 levels deep; at most 4 are accepted"],

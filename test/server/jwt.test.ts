@@ -13,11 +13,12 @@ import { post, secret, startTestServer, type TestServer } from "./support";
 let server: TestServer;
 let viaUrl: Running;
 let jwksHttp: Server;
-const folder = mkdtempSync(join(tmpdir(), "jwks-"));
+let folder: string;
 const pairs: Record<string, { privateKey: CryptoKey; publicKey: CryptoKey }> = {};
 const algorithms = ["RS256", "ES256", "EdDSA"] as const;
 
 beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), "jwks-"));
   const keys = [];
   for (const alg of algorithms) {
     pairs[alg] = await generateKeyPair(alg, { extractable: true });
@@ -43,7 +44,7 @@ afterAll(async () => {
   await viaUrl?.app.close();
   await server.close();
   jwksHttp?.close();
-  rmSync(folder, { recursive: true, force: true });
+  if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
 function signed(claims: JWTPayload, alg: string, key: CryptoKey | Uint8Array): Promise<string> {

@@ -1,0 +1,26 @@
+// Server lifecycle: a Fastify app → a close that waits for the requests in flight, then closes
+// every connection left open. Kept-alive connections otherwise hold the close until their
+// timeout, and one whose client left mid-request may never count as idle.
+import type { FastifyInstance } from "fastify";
+
+export function drainingClose(fastify: FastifyInstance): () => Promise<void> {
+  let inFlight = 0;
+  let closing = false;
+  const closeLeftovers = () => {
+    if (closing && inFlight === 0) fastify.server.closeAllConnections();
+  };
+  fastify.addHook("onRequest", async (_request, reply) => {
+    inFlight += 1;
+    // `close` fires once per response, whether it finished or its client went away.
+    reply.raw.once("close", () => {
+      inFlight -= 1;
+      closeLeftovers();
+    });
+  });
+  return () => {
+    closing = true;
+    const closed = fastify.close();
+    closeLeftovers();
+    return closed;
+  };
+}
