@@ -1,0 +1,61 @@
+// Test support for a project's keys: a project made over the API with a `whoami` function in its
+// database (the role and claims a request ran with), and GraphQL calls with an apiKey and an
+// optional Bearer token, by path or by Host header.
+import { request } from "node:http";
+import { clusterInfo } from "../harness/db";
+import { adminQuery, api, clusterUrl, type TestPlatform } from "./support";
+
+export interface TestProject {
+  ref: string;
+  anon: string;
+  serviceRole: string;
+  jwtSecret: string;
+}
+
+export async function createProject(platform: TestPlatform, token: string, slug: string, name: string): Promise<TestProject> {
+  const created = await api(platform.baseUrl, token, "POST", "/v1/projects", { name, organization_slug: slug, region: "eu-west-1", db_pass: "a-password-1" });
+  if (created.status !== 201) throw new Error(`project not created: ${JSON.stringify(created.body)}`);
+  const ref = created.body.ref as string;
+  await adminQuery(
+    clusterUrl(clusterInfo(), ref),
+    `create function public.whoami() returns text language sql stable as
+       $$ select current_user || ' ' || coalesce(current_setting('request.jwt.claims', true), '') $$;
+     grant execute on function public.whoami() to anon, authenticated, service_role`,
+  );
+  const keys = (await api(platform.baseUrl, token, "GET", `/v1/projects/${ref}/api-keys?reveal=true`)).body;
+  const [{ jwt_secret }] = await adminQuery(platform.platformUrl, "select jwt_secret from platform.projects where ref = $1", [ref]);
+  return { ref, anon: keys[0].api_key, serviceRole: keys[1].api_key, jwtSecret: jwt_secret };
+}
+
+export interface Answered {
+  status: number;
+  /** The role the request ran as, when it ran. */
+  role?: string;
+  claims?: Record<string, unknown>;
+  message?: string;
+}
+
+/** `{ whoami }` at the project's endpoint on `baseUrl`. */
+export async function whoami(baseUrl: string, ref: string, apiKey: string, bearer?: string): Promise<Answered> {
+  const headers: Record<string, string> = { "content-type": "application/json", apikey: apiKey };
+  if (bearer !== undefined) headers["authorization"] = `Bearer ${bearer}`;
+  const response = await fetch(`${baseUrl}/project/${ref}/graphql/v1`, { method: "POST", headers, body: JSON.stringify({ query: "{ whoami }" }) });
+  const body = (await response.json()) as { data?: { whoami: string }; message?: string };
+  if (!body.data) return { status: response.status, ...(body.message !== undefined ? { message: body.message } : {}) };
+  const [role, claims] = body.data.whoami.split(/ (.*)/s);
+  return { status: response.status, role: role!, claims: claims ? JSON.parse(claims) : {} };
+}
+
+/** GET with a Host header (fetch does not let a caller set Host). */
+export function getWithHost(baseUrl: string, host: string, path: string): Promise<{ status: number; body: any }> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname: url.hostname, port: url.port, path, method: "GET", headers: { host } }, (res) => {
+      let text = "";
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
