@@ -4,6 +4,7 @@
 // (recorded and shown), never an invented key set.
 import { importJWK, type JSONWebKeySet, type JWK } from "jose";
 import { ApiError } from "../http/apiError";
+import { refuseShortRsa } from "./signingKeyMaterial";
 
 export type Resolution = { kind: "resolved"; jwks: JSONWebKeySet } | { kind: "failed"; error: string };
 
@@ -33,6 +34,7 @@ export async function checkedJwks(field: string, value: unknown): Promise<JSONWe
     const jwk = key as JWK;
     if (typeof jwk !== "object" || jwk === null || jwk.kty === "oct") throw new ApiError(400, `${field}.keys[${i}] must be a public asymmetric key`);
     if (privateMembers.some((m) => m in jwk)) throw new ApiError(400, `${field}.keys[${i}] holds private key material; send the public key only`);
+    refuseShortRsa(`${field}.keys[${i}]`, jwk);
     try {
       await importJWK(jwk, jwk.alg ?? (jwk.kty === "RSA" ? "RS256" : jwk.kty === "EC" ? "ES256" : "EdDSA"));
     } catch (e) {

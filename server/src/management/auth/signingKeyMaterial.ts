@@ -39,9 +39,7 @@ export async function checkedKeyMaterial(kid: string, algorithm: SigningAlgorith
     throw new ApiError(400, `private_jwk is a key of type ${jwk.kty}; algorithm ${algorithm} needs kty ${keyTypes[algorithm]}`);
   }
   if (jwk.alg !== undefined && jwk.alg !== algorithm) throw new ApiError(400, `private_jwk.alg is ${jwk.alg}, not the algorithm ${algorithm}`);
-  if (algorithm === "RS256" && Buffer.from(jwk.n ?? "", "base64url").length * 8 < minimumRsaBits) {
-    throw new ApiError(400, `private_jwk is an RSA key shorter than ${minimumRsaBits} bits`);
-  }
+  if (algorithm === "RS256") refuseShortRsa("private_jwk", jwk);
   const material = stored(kid, algorithm, jwk);
   try {
     const signer = await importJWK({ ...jwk, key_ops: undefined, use: undefined }, algorithm);
@@ -53,6 +51,13 @@ export async function checkedKeyMaterial(kid: string, algorithm: SigningAlgorith
     throw new ApiError(400, `private_jwk is not a usable ${algorithm} key: ${(e as Error).message}`);
   }
   return material;
+}
+
+/** RSA keys under 2048 bits can be forged; jose would still use them. */
+export function refuseShortRsa(field: string, jwk: JWK): void {
+  if (jwk.kty === "RSA" && Buffer.from(jwk.n ?? "", "base64url").length * 8 < minimumRsaBits) {
+    throw new ApiError(400, `${field} is an RSA key shorter than ${minimumRsaBits} bits`);
+  }
 }
 
 /** The bytes of a shared-secret key (HS256), as jose verifies with them. */
