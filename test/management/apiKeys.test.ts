@@ -3,53 +3,34 @@
 // the legacy keys off refuses them on the next request in two server processes over one platform;
 // no key of one project opens another.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProject, whoami, type TestProject } from "./projectSupport";
-import { adminQuery, api, startPlatform, type TestPlatform } from "./support";
+import { roleOnBoth, twoProcessesWithProjects, whoami, type TwoProcesses } from "./projectSupport";
+import { adminQuery } from "./support";
 
-let platform: TestPlatform;
-let second: TestPlatform;
-let token: string;
-let project: TestProject;
-let other: TestProject;
-
-const call = (method: string, path: string, body?: unknown) => api(platform.baseUrl, token, method, path, body);
-const keysPath = () => `/v1/projects/${project.ref}/api-keys`;
-
+let both: TwoProcesses;
 beforeAll(async () => {
-  platform = await startPlatform();
-  second = await startPlatform({ platformDatabase: platform.platformDatabase });
-  token = await platform.token("keys@example.com");
-  const slug = (await call("POST", "/v1/organizations", { name: "Keys" })).body.slug;
-  project = await createProject(platform, token, slug, "keys-a");
-  other = await createProject(platform, token, slug, "keys-b");
+  both = await twoProcessesWithProjects("keys");
 });
-afterAll(async () => {
-  await second?.close({ keepDatabase: true });
-  await platform?.close();
-});
+afterAll(async () => both?.close());
+const call = (method: string, path: string, body?: unknown) => both.call(method, path, body);
+const keysPath = () => `/v1/projects/${both.project.ref}/api-keys`;
 
-/** The role a key runs as on both server processes (they must agree). */
-async function roleOnBoth(ref: string, apiKey: string, bearer?: string): Promise<string | number> {
-  const [a, b] = [await whoami(platform.baseUrl, ref, apiKey, bearer), await whoami(second.baseUrl, ref, apiKey, bearer)];
-  expect(b.status).toBe(a.status);
-  return a.role ?? a.status;
-}
+const onBoth = (ref: string, apiKey: string) => roleOnBoth(both, ref, apiKey);
 
 describe("legacy keys", () => {
   it("run as anon and service_role", async () => {
-    expect(await roleOnBoth(project.ref, project.anon)).toBe("anon");
-    expect(await roleOnBoth(project.ref, project.serviceRole)).toBe("service_role");
+    expect(await onBoth(both.project.ref, both.project.anon)).toBe("anon");
+    expect(await onBoth(both.project.ref, both.project.serviceRole)).toBe("service_role");
   });
 
   it("are refused at once in every process when turned off, and work again when turned on", async () => {
     expect((await call("GET", `${keysPath()}/legacy`)).body).toEqual({ enabled: true });
     const off = await call("PUT", `${keysPath()}/legacy?enabled=false`);
     expect(off).toMatchObject({ status: 200, body: { enabled: false } });
-    expect(await roleOnBoth(project.ref, project.anon)).toBe(401);
-    expect((await whoami(second.baseUrl, project.ref, project.serviceRole)).message).toMatch(/Legacy API keys are disabled/);
-    expect(await roleOnBoth(other.ref, other.anon)).toBe("anon");
+    expect(await onBoth(both.project.ref, both.project.anon)).toBe(401);
+    expect((await whoami(both.second.baseUrl, both.project.ref, both.project.serviceRole)).message).toMatch(/Legacy API keys are disabled/);
+    expect(await onBoth(both.other.ref, both.other.anon)).toBe("anon");
     expect((await call("PUT", `${keysPath()}/legacy?enabled=true`)).body).toEqual({ enabled: true });
-    expect(await roleOnBoth(project.ref, project.anon)).toBe("anon");
+    expect(await onBoth(both.project.ref, both.project.anon)).toBe("anon");
   });
 
   it("refuses a missing or non-boolean enabled with 400, changing nothing", async () => {
@@ -82,7 +63,7 @@ describe("publishable and secret keys", () => {
     const listed = (await call("GET", keysPath())).body;
     expect(listed.map((k: any) => k.name)).toEqual(["anon", "service_role", "web_app", "backend", "as_user"]);
     const byName = Object.fromEntries(listed.map((k: any) => [k.name, k]));
-    expect(byName.anon.api_key).toBe(project.anon);
+    expect(byName.anon.api_key).toBe(both.project.anon);
     expect(byName.web_app.api_key).toBe(publishable.api_key);
     expect(byName.backend.api_key).not.toContain(secret.api_key.slice(14));
     expect(byName.backend.api_key.startsWith(secret.prefix)).toBe(true);
@@ -94,15 +75,15 @@ describe("publishable and secret keys", () => {
   });
 
   it("call the data API as anon, service_role, or the secret key's template", async () => {
-    expect(await roleOnBoth(project.ref, publishable.api_key)).toBe("anon");
-    expect(await roleOnBoth(project.ref, secret.api_key)).toBe("service_role");
-    const asUser = await whoami(platform.baseUrl, project.ref, templated.api_key);
+    expect(await onBoth(both.project.ref, publishable.api_key)).toBe("anon");
+    expect(await onBoth(both.project.ref, secret.api_key)).toBe("service_role");
+    const asUser = await whoami(both.platform.baseUrl, both.project.ref, templated.api_key);
     expect(asUser).toMatchObject({ status: 200, role: "authenticated", claims: { role: "authenticated", sub: "user-1" } });
   });
 
   it("never open another project", async () => {
-    for (const key of [publishable.api_key, secret.api_key, project.anon, project.serviceRole]) {
-      const r = await whoami(platform.baseUrl, other.ref, key);
+    for (const key of [publishable.api_key, secret.api_key, both.project.anon, both.project.serviceRole]) {
+      const r = await whoami(both.platform.baseUrl, both.other.ref, key);
       expect(r).toEqual({ status: 401, message: "Invalid API key" });
     }
   });
@@ -140,24 +121,24 @@ describe("publishable and secret keys", () => {
   it("a changed template takes effect on the next request", async () => {
     const r = await call("PATCH", `${keysPath()}/${templated.id}`, { secret_jwt_template: { role: "anon", app: "x" } });
     expect(r.status).toBe(200);
-    expect(await whoami(second.baseUrl, project.ref, templated.api_key)).toMatchObject({ role: "anon", claims: { role: "anon", app: "x" } });
+    expect(await whoami(both.second.baseUrl, both.project.ref, templated.api_key)).toMatchObject({ role: "anon", claims: { role: "anon", app: "x" } });
   });
 
   it("once deleted are refused at once in every process; the reason is kept", async () => {
-    expect(await roleOnBoth(project.ref, secret.api_key)).toBe("service_role");
+    expect(await onBoth(both.project.ref, secret.api_key)).toBe("service_role");
     const r = await call("DELETE", `${keysPath()}/${secret.id}?was_compromised=true&reason=leaked_in_logs`);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ id: secret.id, name: "backend" });
-    expect(await roleOnBoth(project.ref, secret.api_key)).toBe(401);
+    expect(await onBoth(both.project.ref, secret.api_key)).toBe(401);
     expect((await call("GET", `${keysPath()}/${secret.id}`)).status).toBe(404);
-    const [row] = await adminQuery(platform.platformUrl, "select was_compromised, deletion_reason from platform.project_api_keys where id = $1", [secret.id]);
+    const [row] = await adminQuery(both.platform.platformUrl, "select was_compromised, deletion_reason from platform.project_api_keys where id = $1", [secret.id]);
     expect(row).toEqual({ was_compromised: true, deletion_reason: "leaked_in_logs" });
-    expect(await roleOnBoth(project.ref, publishable.api_key)).toBe("anon");
+    expect(await onBoth(both.project.ref, publishable.api_key)).toBe("anon");
   });
 
   it("are not reachable through another project's path", async () => {
-    expect((await call("GET", `/v1/projects/${other.ref}/api-keys/${publishable.id}`)).status).toBe(404);
-    expect((await call("DELETE", `/v1/projects/${other.ref}/api-keys/${publishable.id}`)).status).toBe(404);
-    expect(await roleOnBoth(project.ref, publishable.api_key)).toBe("anon");
+    expect((await call("GET", `/v1/projects/${both.other.ref}/api-keys/${publishable.id}`)).status).toBe(404);
+    expect((await call("DELETE", `/v1/projects/${both.other.ref}/api-keys/${publishable.id}`)).status).toBe(404);
+    expect(await onBoth(both.project.ref, publishable.api_key)).toBe("anon");
   });
 });

@@ -3,7 +3,8 @@
 // optional Bearer token, by path or by Host header.
 import { request } from "node:http";
 import { clusterInfo } from "../harness/db";
-import { adminQuery, api, clusterUrl, type TestPlatform } from "./support";
+import { expect } from "vitest";
+import { adminQuery, api, clusterUrl, startPlatform, type ApiResponse, type TestPlatform } from "./support";
 
 export interface TestProject {
   ref: string;
@@ -58,4 +59,45 @@ export function getWithHost(baseUrl: string, host: string, path: string): Promis
     req.on("error", reject);
     req.end();
   });
+}
+
+/** Two server processes over one platform, a user's token and two projects of one organization. */
+export interface TwoProcesses {
+  platform: TestPlatform;
+  second: TestPlatform;
+  token: string;
+  project: TestProject;
+  other: TestProject;
+  /** A Management API call with the token, on the first process. */
+  call(method: string, path: string, body?: unknown): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
+
+export async function twoProcessesWithProjects(name: string): Promise<TwoProcesses> {
+  const platform = await startPlatform();
+  const second = await startPlatform({ platformDatabase: platform.platformDatabase });
+  const token = await platform.token(`${name}@example.com`);
+  const slug = (await api(platform.baseUrl, token, "POST", "/v1/organizations", { name })).body.slug;
+  const project = await createProject(platform, token, slug, `${name}-a`);
+  const other = await createProject(platform, token, slug, `${name}-b`);
+  return {
+    platform,
+    second,
+    token,
+    project,
+    other,
+    call: (method, path, body) => api(platform.baseUrl, token, method, path, body),
+    async close() {
+      await second.close({ keepDatabase: true });
+      await platform.close();
+    },
+  };
+}
+
+/** The role a request runs as on both processes, which must agree; the status when refused. */
+export async function roleOnBoth(both: TwoProcesses, ref: string, apiKey: string, bearer?: string): Promise<string | number> {
+  const a = await whoami(both.platform.baseUrl, ref, apiKey, bearer);
+  const b = await whoami(both.second.baseUrl, ref, apiKey, bearer);
+  expect(b.status).toBe(a.status);
+  return a.role ?? a.status;
 }

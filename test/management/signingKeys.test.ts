@@ -6,30 +6,15 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProject, getWithHost, whoami, type TestProject } from "./projectSupport";
-import { api, startPlatform, type TestPlatform } from "./support";
+import { getWithHost, roleOnBoth, twoProcessesWithProjects, whoami, type TestProject, type TwoProcesses } from "./projectSupport";
 
-let platform: TestPlatform;
-let second: TestPlatform;
-let token: string;
-let project: TestProject;
-let other: TestProject;
-
-const call = (method: string, path: string, body?: unknown) => api(platform.baseUrl, token, method, path, body);
-const keysPath = () => `/v1/projects/${project.ref}/config/auth/signing-keys`;
-
+let both: TwoProcesses;
 beforeAll(async () => {
-  platform = await startPlatform();
-  second = await startPlatform({ platformDatabase: platform.platformDatabase });
-  token = await platform.token("signing@example.com");
-  const slug = (await call("POST", "/v1/organizations", { name: "Signing" })).body.slug;
-  project = await createProject(platform, token, slug, "signing-a");
-  other = await createProject(platform, token, slug, "signing-b");
+  both = await twoProcessesWithProjects("signing");
 });
-afterAll(async () => {
-  await second?.close({ keepDatabase: true });
-  await platform?.close();
-});
+afterAll(async () => both?.close());
+const call = (method: string, path: string, body?: unknown) => both.call(method, path, body);
+const keysPath = () => `/v1/projects/${both.project.ref}/config/auth/signing-keys`;
 
 interface TestKey {
   alg: "RS256" | "ES256" | "EdDSA";
@@ -51,12 +36,8 @@ async function testKey(alg: TestKey["alg"], kid: string): Promise<TestKey> {
 const hsToken = (secret: string, claims: Record<string, unknown>) =>
   new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).setIssuedAt().setExpirationTime("1h").sign(new TextEncoder().encode(secret));
 
-/** The outcome of a user token on both processes (they must agree): the role, or the status. */
-async function tokenOnBoth(jwt: string, target: TestProject = project): Promise<string | number> {
-  const [a, b] = [await whoami(platform.baseUrl, target.ref, target.anon, jwt), await whoami(second.baseUrl, target.ref, target.anon, jwt)];
-  expect(b.status).toBe(a.status);
-  return a.role ?? a.status;
-}
+/** The role a user token runs as on both processes, or the status refusing it. */
+const tokenOnBoth = (jwt: string, target: TestProject = both.project) => roleOnBoth(both, target.ref, target.anon, jwt);
 
 describe("signing keys", () => {
   const ids = { first: "11111111-1111-4111-8111-111111111111", second: "22222222-2222-4222-8222-222222222222" };
@@ -65,7 +46,7 @@ describe("signing keys", () => {
 
   it("starts with none, the JWT secret trusted", async () => {
     expect((await call("GET", keysPath())).body).toEqual({ keys: [] });
-    expect(await tokenOnBoth(await hsToken(project.jwtSecret, { role: "authenticated", sub: "u" }))).toBe("authenticated");
+    expect(await tokenOnBoth(await hsToken(both.project.jwtSecret, { role: "authenticated", sub: "u" }))).toBe("authenticated");
   });
 
   it("makes a key on standby from a private JWK: published, not yet trusted", async () => {
@@ -74,9 +55,9 @@ describe("signing keys", () => {
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ id: ids.first, algorithm: "RS256", status: "standby", public_jwk: { kty: "RSA", kid: ids.first, alg: "RS256" } });
     expect(r.body.public_jwk.d).toBeUndefined();
-    const jwks = (await fetch(`${platform.baseUrl}/project/${project.ref}/auth/v1/.well-known/jwks.json`).then((x) => x.json())) as any;
+    const jwks = (await fetch(`${both.platform.baseUrl}/project/${both.project.ref}/auth/v1/.well-known/jwks.json`).then((x) => x.json())) as any;
     expect(jwks.keys.map((k: JWK) => k.kid)).toEqual([ids.first]);
-    const byHost = await getWithHost(platform.baseUrl, `${project.ref}.projects.example.test`, "/auth/v1/.well-known/jwks.json");
+    const byHost = await getWithHost(both.platform.baseUrl, `${both.project.ref}.projects.example.test`, "/auth/v1/.well-known/jwks.json");
     expect(byHost).toEqual({ status: 200, body: jwks });
     expect(await tokenOnBoth(await first.sign({ role: "authenticated" }))).toBe(401);
   });
@@ -97,14 +78,14 @@ describe("signing keys", () => {
     expect((await call("PATCH", `${keysPath()}/${ids.first}`, { status: "revoked" })).body.status).toBe("revoked");
     expect(await tokenOnBoth(firstToken)).toBe(401);
     expect(await tokenOnBoth(nextToken)).toBe("authenticated");
-    const jwks = (await fetch(`${platform.baseUrl}/project/${project.ref}/auth/v1/.well-known/jwks.json`).then((x) => x.json())) as any;
+    const jwks = (await fetch(`${both.platform.baseUrl}/project/${both.project.ref}/auth/v1/.well-known/jwks.json`).then((x) => x.json())) as any;
     expect(jwks.keys.map((k: JWK) => k.kid)).toEqual([ids.second]);
   });
 
   it("refuses a token naming an unknown kid, or signed by a key it does not have", async () => {
     expect(await tokenOnBoth(await next.sign({ role: "authenticated" }, "33333333-3333-4333-8333-333333333333"))).toBe(401);
     const stranger = await testKey("ES256", ids.second);
-    const refused = await whoami(platform.baseUrl, project.ref, project.anon, await stranger.sign({ role: "authenticated" }));
+    const refused = await whoami(both.platform.baseUrl, both.project.ref, both.project.anon, await stranger.sign({ role: "authenticated" }));
     expect(refused).toEqual({ status: 401, message: "Invalid JWT: the token's signature does not match" });
   });
 
@@ -171,7 +152,7 @@ describe("signing keys", () => {
     expect(legacy).toMatchObject({ status: 201, body: { algorithm: "HS256", status: "in_use", public_jwk: null } });
     expect((await call("POST", `${keysPath()}/legacy`)).status).toBe(409);
     expect((await call("GET", `${keysPath()}/legacy`)).body.id).toBe(legacy.body.id);
-    const secretToken = await hsToken(project.jwtSecret, { role: "authenticated" });
+    const secretToken = await hsToken(both.project.jwtSecret, { role: "authenticated" });
     expect(await tokenOnBoth(secretToken)).toBe("authenticated");
     expect((await call("GET", `${keysPath()}/${ids.second}`)).body.status).toBe("previously_used");
     // The ES256 key steps back in: standby keys of the previous test are promotable.
@@ -179,15 +160,15 @@ describe("signing keys", () => {
     expect((await call("PATCH", `${keysPath()}/${standby.id}`, { status: "in_use" })).status).toBe(200);
     expect((await call("PATCH", `${keysPath()}/${legacy.body.id}`, { status: "revoked" })).status).toBe(200);
     expect(await tokenOnBoth(secretToken)).toBe(401);
-    expect((await whoami(second.baseUrl, project.ref, project.anon)).status).toBe(401);
-    expect((await whoami(platform.baseUrl, other.ref, other.anon, await hsToken(other.jwtSecret, { role: "authenticated" }))).role).toBe("authenticated");
+    expect((await whoami(both.second.baseUrl, both.project.ref, both.project.anon)).status).toBe(401);
+    expect((await whoami(both.platform.baseUrl, both.other.ref, both.other.anon, await hsToken(both.other.jwtSecret, { role: "authenticated" }))).role).toBe("authenticated");
   });
 
   it("never lets one project's keys open another", async () => {
-    expect(await tokenOnBoth(await next.sign({ role: "authenticated" }), other)).toBe(401);
-    expect(await tokenOnBoth(await hsToken(project.jwtSecret, { role: "authenticated" }), other)).toBe(401);
-    expect((await call("GET", `/v1/projects/${other.ref}/config/auth/signing-keys/${ids.second}`)).status).toBe(404);
-    const jwks = (await fetch(`${platform.baseUrl}/project/${other.ref}/auth/v1/.well-known/jwks.json`).then((x) => x.json())) as any;
+    expect(await tokenOnBoth(await next.sign({ role: "authenticated" }), both.other)).toBe(401);
+    expect(await tokenOnBoth(await hsToken(both.project.jwtSecret, { role: "authenticated" }), both.other)).toBe(401);
+    expect((await call("GET", `/v1/projects/${both.other.ref}/config/auth/signing-keys/${ids.second}`)).status).toBe(404);
+    const jwks = (await fetch(`${both.platform.baseUrl}/project/${both.other.ref}/auth/v1/.well-known/jwks.json`).then((x) => x.json())) as any;
     expect(jwks).toEqual({ keys: [] });
   });
 });
@@ -197,7 +178,7 @@ describe("third-party auth", () => {
   let idp: TestKey;
   let integration: any;
   let jwksServer: Server;
-  const tpaPath = () => `/v1/projects/${other.ref}/config/auth/third-party-auth`;
+  const tpaPath = () => `/v1/projects/${both.other.ref}/config/auth/third-party-auth`;
 
   beforeAll(async () => {
     idp = await testKey("RS256", "idp-key-1");
@@ -211,12 +192,12 @@ describe("third-party auth", () => {
     expect(r.body).toMatchObject({ type: "oidc", oidc_issuer_url: issuer, jwks_url: null, resolved_jwks: { keys: [publicJwk] }, resolve_error: null });
     expect(r.body.resolved_at).toEqual(expect.any(String));
     integration = r.body;
-    expect(await tokenOnBoth(await idp.sign({ iss: issuer, role: "authenticated", sub: "tp" }), other)).toBe("authenticated");
-    const wrongIssuer = await whoami(platform.baseUrl, other.ref, other.anon, await idp.sign({ iss: "https://evil.example.test", role: "authenticated" }));
+    expect(await tokenOnBoth(await idp.sign({ iss: issuer, role: "authenticated", sub: "tp" }), both.other)).toBe("authenticated");
+    const wrongIssuer = await whoami(both.platform.baseUrl, both.other.ref, both.other.anon, await idp.sign({ iss: "https://evil.example.test", role: "authenticated" }));
     expect(wrongIssuer).toEqual({ status: 401, message: "Invalid JWT: the token's issuer (iss) is not accepted" });
     const stranger = await testKey("RS256", "idp-key-1");
-    expect(await tokenOnBoth(await stranger.sign({ iss: issuer, role: "authenticated" }), other)).toBe(401);
-    expect(await tokenOnBoth(await idp.sign({ iss: issuer, role: "authenticated" }), project)).toBe(401);
+    expect(await tokenOnBoth(await stranger.sign({ iss: issuer, role: "authenticated" }), both.other)).toBe(401);
+    expect(await tokenOnBoth(await idp.sign({ iss: issuer, role: "authenticated" }), both.project)).toBe(401);
     expect((await call("GET", tpaPath())).body).toEqual([integration]);
     expect((await call("GET", `${tpaPath()}/${integration.id}`)).body).toEqual(integration);
   });
@@ -228,11 +209,11 @@ describe("third-party auth", () => {
     const url = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks.json`;
     const fetched = await call("POST", tpaPath(), { oidc_issuer_url: "https://fetched.example.test", jwks_url: url });
     expect(fetched.body).toMatchObject({ jwks_url: url, resolved_jwks: { keys: [publicJwk] }, resolve_error: null });
-    expect(await tokenOnBoth(await idp.sign({ iss: "https://fetched.example.test", role: "authenticated" }), other)).toBe("authenticated");
+    expect(await tokenOnBoth(await idp.sign({ iss: "https://fetched.example.test", role: "authenticated" }), both.other)).toBe("authenticated");
     const unreachable = await call("POST", tpaPath(), { oidc_issuer_url: "https://unreachable.invalid" });
     expect(unreachable.status).toBe(201);
     expect(unreachable.body).toMatchObject({ resolved_at: null, resolved_jwks: null, resolve_error: expect.stringMatching(/could not fetch keys from https:\/\/unreachable\.invalid/) });
-    expect(await tokenOnBoth(await idp.sign({ iss: "https://unreachable.invalid", role: "authenticated" }), other)).toBe(401);
+    expect(await tokenOnBoth(await idp.sign({ iss: "https://unreachable.invalid", role: "authenticated" }), both.other)).toBe(401);
   });
 
   it("refuses bad input with 400 and stores nothing", async () => {
@@ -257,9 +238,9 @@ describe("third-party auth", () => {
 
   it("once deleted, its tokens are refused at once", async () => {
     const jwt = await idp.sign({ iss: issuer, role: "authenticated" });
-    expect(await tokenOnBoth(jwt, other)).toBe("authenticated");
+    expect(await tokenOnBoth(jwt, both.other)).toBe("authenticated");
     expect((await call("DELETE", `${tpaPath()}/${integration.id}`)).body.id).toBe(integration.id);
-    expect(await tokenOnBoth(jwt, other)).toBe(401);
+    expect(await tokenOnBoth(jwt, both.other)).toBe(401);
     expect((await call("GET", `${tpaPath()}/${integration.id}`)).status).toBe(404);
   });
 });
