@@ -126,6 +126,15 @@ describe("signing keys", () => {
     }
   });
 
+  it("keeps one key in use when two are promoted at once", async () => {
+    const made = await Promise.all(["ES256", "EdDSA"].map((algorithm) => call("POST", keysPath(), { algorithm })));
+    const promoted = await Promise.all(made.map((r) => call("PATCH", `${keysPath()}/${r.body.id}`, { status: "in_use" })));
+    expect(promoted.map((r) => r.status)).toEqual([200, 200]);
+    const statuses = (await call("GET", keysPath())).body.keys.filter((k: any) => made.some((m) => m.body.id === k.id)).map((k: any) => k.status);
+    expect(statuses.sort()).toEqual(["in_use", "previously_used"]);
+    expect((await call("GET", keysPath())).body.keys.filter((k: any) => k.status === "in_use")).toHaveLength(1);
+  });
+
   it("refuses a private JWK that does not fit, storing nothing", async () => {
     const before = (await call("GET", keysPath())).body.keys.length;
     const ec = await testKey("ES256", "44444444-4444-4444-8444-444444444444");

@@ -61,9 +61,13 @@ function checkedTemplate(type: ApiKeyType, template: Record<string, unknown> | n
   return template;
 }
 
+function noSuchKey(call: Call, project: ProjectRecord): ApiError {
+  return new ApiError(404, `No API key ${call.params["id"]} in project ${project.ref}`);
+}
+
 async function requireKey(call: Call, project: ProjectRecord): Promise<ApiKeyRecord> {
   const key = await new ApiKeyStore(call.services.platform).get(project.id, call.params["id"]!);
-  if (!key) throw new ApiError(404, `No API key ${call.params["id"]} in project ${project.ref}`);
+  if (!key) throw noSuchKey(call, project);
   return key;
 }
 
@@ -101,7 +105,9 @@ export const apiKeysArea: ApiArea = {
       const store = new ApiKeyStore(tx);
       if (body.name !== undefined) await refuseTakenName(store, project, body.name, key.id);
       const description = body.description === undefined ? key.description : body.description;
-      return store.update(project.id, key.id, { name: body.name ?? key.name, description, secret_jwt_template: template });
+      const updated = await store.update(project.id, key.id, { name: body.name ?? key.name, description, secret_jwt_template: template });
+      if (!updated) throw noSuchKey(call, project);
+      return updated;
     });
     return ok(apiKeyShape(updated, call.query["reveal"] === true));
   },

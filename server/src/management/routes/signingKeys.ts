@@ -26,8 +26,8 @@ export function signingKeyShape(key: SigningKeyRecord) {
   return { id: key.id, algorithm: key.algorithm, status: key.status, public_jwk: key.public_jwk, created_at: key.created_at, updated_at: key.updated_at };
 }
 
-async function requireKey(call: Call, project: ProjectRecord): Promise<SigningKeyRecord> {
-  const key = await new SigningKeyStore(call.services.platform).get(project.id, call.params["id"]!);
+async function requireKey(call: Call, project: ProjectRecord, store = new SigningKeyStore(call.services.platform)): Promise<SigningKeyRecord> {
+  const key = await store.get(project.id, call.params["id"]!);
   if (!key) throw new ApiError(404, `No signing key ${call.params["id"]} in project ${project.ref}`);
   return key;
 }
@@ -55,18 +55,27 @@ async function create(call: Call) {
   return ok(signingKeyShape(created), 201);
 }
 
+function refuseMove(from: SigningKeyStatus, to: SigningKeyStatus): void {
+  const allowed = allowedMoves[from];
+  if (allowed.includes(to)) return;
+  const hint = allowed.length > 0 ? `it can move to ${allowed.join(" or ")}` : "put another key in use to retire it";
+  throw new ApiError(400, `A signing key cannot move from ${from} to ${to}: ${hint}`);
+}
+
+/** Runs `work` on the key as it is now, under the project's lock (another change may have moved it). */
+async function withCurrentKey<T>(call: Call, project: ProjectRecord, work: (store: SigningKeyStore, key: SigningKeyRecord) => Promise<T>): Promise<T> {
+  return changingKeys(call.services.platform, project.id, async (tx) => {
+    const store = new SigningKeyStore(tx);
+    return work(store, await requireKey(call, project, store));
+  });
+}
+
 async function update(call: Call) {
   const project = await requireProject(call);
-  const key = await requireKey(call, project);
   const { status } = call.body as { status: SigningKeyStatus };
-  if (status === key.status) return ok(signingKeyShape(key));
-  if (!allowedMoves[key.status].includes(status)) {
-    const allowed = allowedMoves[key.status];
-    const hint = allowed.length > 0 ? `it can move to ${allowed.join(" or ")}` : "put another key in use to retire it";
-    throw new ApiError(400, `A signing key cannot move from ${key.status} to ${status}: ${hint}`);
-  }
-  const updated = await changingKeys(call.services.platform, project.id, async (tx) => {
-    const store = new SigningKeyStore(tx);
+  const updated = await withCurrentKey(call, project, async (store, key) => {
+    if (status === key.status) return key;
+    refuseMove(key.status, status);
     if (status === "in_use") await store.retireInUse(project.id);
     return store.setStatus(project.id, key.id, status);
   });
@@ -75,10 +84,12 @@ async function update(call: Call) {
 
 async function remove(call: Call) {
   const project = await requireProject(call);
-  const key = await requireKey(call, project);
-  if (key.status !== "revoked") throw new ApiError(400, `Only a revoked signing key can be deleted; this one is ${key.status}`);
-  await changingKeys(call.services.platform, project.id, (tx) => new SigningKeyStore(tx).remove(project.id, key.id));
-  return ok(signingKeyShape(key));
+  const removed = await withCurrentKey(call, project, async (store, key) => {
+    if (key.status !== "revoked") throw new ApiError(400, `Only a revoked signing key can be deleted; this one is ${key.status}`);
+    await store.remove(project.id, key.id);
+    return key;
+  });
+  return ok(signingKeyShape(removed));
 }
 
 async function registerLegacy(call: Call) {

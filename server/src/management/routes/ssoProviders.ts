@@ -7,6 +7,7 @@ import { checkedUrl } from "../auth/jwksResolver";
 import { parseSamlMetadata } from "../auth/samlMetadata";
 import { ApiError } from "../http/apiError";
 import { AuthConfigStore } from "../store/authConfigStore";
+import { lockedForAuthChange } from "../store/keyStateStore";
 import type { ProjectRecord } from "../store/projectStore";
 import { SsoProviderStore, type SsoProviderFields, type SsoProviderRecord } from "../store/ssoProviderStore";
 import { requireProject } from "./access";
@@ -72,8 +73,8 @@ async function metadataXml(body: ProviderBody): Promise<{ xml: string; url: stri
   }
 }
 
-/** The provider's fields after `body`, checked against the project's other providers. */
-async function checkedFields(store: SsoProviderStore, project: ProjectRecord, body: ProviderBody, current: SsoProviderRecord | undefined) {
+/** The provider's fields after `body` (metadata fetched and parsed), and its new domains. */
+async function providerFields(body: ProviderBody, current: SsoProviderRecord | undefined) {
   const metadata = await metadataXml(body);
   if (!metadata && !current) throw new ApiError(400, "metadata_xml or metadata_url is required");
   const parsed = metadata ? parseSamlMetadata(metadata.xml) : undefined;
@@ -85,51 +86,43 @@ async function checkedFields(store: SsoProviderStore, project: ProjectRecord, bo
     attribute_mapping: body.attribute_mapping ?? current?.attribute_mapping ?? { keys: {} },
     name_id_format: body.name_id_format ?? current?.name_id_format ?? null,
   };
-  const currentId = current?.id ?? null;
-  if (await store.entityTaken(project.id, fields.entity_id, currentId)) {
-    throw new ApiError(400, `A provider with entity id ${fields.entity_id} already exists in this project`);
+  return { fields, domains: body.domains === undefined ? undefined : checkedDomains(body.domains) };
+}
+
+/** Refuses an entity id or a domain another provider of the project has (under the project's lock). */
+async function refuseTaken(store: SsoProviderStore, project: ProjectRecord, entityId: string, domains: string[] | undefined, currentId: string | null) {
+  if (await store.entityTaken(project.id, entityId, currentId)) {
+    throw new ApiError(400, `A provider with entity id ${entityId} already exists in this project`);
   }
-  const domains = body.domains === undefined ? undefined : checkedDomains(body.domains);
   const taken = domains ? await store.domainsTaken(project.id, domains, currentId) : [];
   if (taken.length > 0) throw new ApiError(400, `domains already used by another SSO provider of this project: ${taken.join(", ")}`);
-  return { fields, domains };
 }
 
-async function create(call: Call) {
-  const project = await samlProject(call);
-  const body = call.body as ProviderBody;
-  const store = new SsoProviderStore(call.services.platform);
-  const { fields, domains } = await checkedFields(store, project, body, undefined);
-  const id = await call.services.platform.transaction(async (tx) => {
-    const txStore = new SsoProviderStore(tx);
-    const made = await txStore.insert(project.id, fields);
-    await txStore.setDomains(project.id, made, domains ?? []);
-    return made;
+/** Makes or changes a provider: fetched and parsed first, then checked and written under the lock. */
+async function save(call: Call, project: ProjectRecord, current: SsoProviderRecord | undefined): Promise<SsoProviderRecord> {
+  const { fields, domains } = await providerFields(call.body as ProviderBody, current);
+  return lockedForAuthChange(call.services.platform, project.id, async (tx) => {
+    const store = new SsoProviderStore(tx);
+    await refuseTaken(store, project, fields.entity_id, domains, current?.id ?? null);
+    let id = current?.id;
+    if (id === undefined) id = await store.insert(project.id, fields);
+    else await store.update(project.id, id, fields);
+    if (domains !== undefined || !current) await store.setDomains(project.id, id, domains ?? []);
+    return (await store.get(project.id, id))!;
   });
-  return ok(providerShape((await store.get(project.id, id))!), 201);
-}
-
-async function update(call: Call) {
-  const project = await samlProject(call);
-  const current = await requireProvider(call, project);
-  const store = new SsoProviderStore(call.services.platform);
-  const { fields, domains } = await checkedFields(store, project, call.body as ProviderBody, current);
-  await call.services.platform.transaction(async (tx) => {
-    const txStore = new SsoProviderStore(tx);
-    await txStore.update(project.id, current.id, fields);
-    if (domains) await txStore.setDomains(project.id, current.id, domains);
-  });
-  return ok(providerShape((await store.get(project.id, current.id))!));
 }
 
 export const ssoProvidersArea: ApiArea = {
-  "v1-create-a-sso-provider": create,
+  "v1-create-a-sso-provider": async (call) => ok(providerShape(await save(call, await samlProject(call), undefined)), 201),
   "v1-list-all-sso-provider": async (call) => {
     const project = await samlProject(call);
     return ok({ items: (await new SsoProviderStore(call.services.platform).list(project.id)).map(providerShape) });
   },
   "v1-get-a-sso-provider": async (call) => ok(providerShape(await requireProvider(call, await samlProject(call)))),
-  "v1-update-a-sso-provider": update,
+  "v1-update-a-sso-provider": async (call) => {
+    const project = await samlProject(call);
+    return ok(providerShape(await save(call, project, await requireProvider(call, project))));
+  },
   "v1-delete-a-sso-provider": async (call) => {
     const project = await samlProject(call);
     const provider = await requireProvider(call, project);

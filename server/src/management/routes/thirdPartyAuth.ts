@@ -38,6 +38,12 @@ async function requireIntegration(call: Call, project: ProjectRecord): Promise<T
   return tpa;
 }
 
+async function refuseTakenIssuer(store: ThirdPartyAuthStore, project: ProjectRecord, issuer: string): Promise<void> {
+  if ((await store.list(project.id)).some((t) => t.oidc_issuer_url === issuer)) {
+    throw new ApiError(409, `An integration for issuer ${issuer} already exists in this project`);
+  }
+}
+
 async function create(call: Call) {
   const project = await requireProject(call);
   const body = call.body as CreateBody;
@@ -45,13 +51,12 @@ async function create(call: Call) {
   const issuer = checkedUrl("oidc_issuer_url", body.oidc_issuer_url);
   const jwksUrl = body.jwks_url === undefined ? undefined : checkedUrl("jwks_url", body.jwks_url);
   const custom: JSONWebKeySet | null = body.custom_jwks === undefined ? null : await checkedJwks("custom_jwks", body.custom_jwks);
-  const store = new ThirdPartyAuthStore(call.services.platform);
-  if ((await store.list(project.id)).some((t) => t.oidc_issuer_url === body.oidc_issuer_url)) {
-    throw new ApiError(409, `An integration for issuer ${body.oidc_issuer_url} already exists in this project`);
-  }
+  await refuseTakenIssuer(new ThirdPartyAuthStore(call.services.platform), project, body.oidc_issuer_url);
   const resolution: Resolution = custom ? { kind: "resolved", jwks: custom } : await resolveJwks(issuer, jwksUrl);
-  const created = await changingKeys(call.services.platform, project.id, (tx) =>
-    new ThirdPartyAuthStore(tx).insert(project.id, {
+  const created = await changingKeys(call.services.platform, project.id, async (tx) => {
+    const store = new ThirdPartyAuthStore(tx);
+    await refuseTakenIssuer(store, project, body.oidc_issuer_url!);
+    return store.insert(project.id, {
       type: integrationType(issuer),
       oidc_issuer_url: body.oidc_issuer_url!,
       jwks_url: body.jwks_url ?? null,
@@ -59,8 +64,8 @@ async function create(call: Call) {
       resolved_jwks: resolution.kind === "resolved" ? resolution.jwks : null,
       resolved: resolution.kind === "resolved",
       resolve_error: resolution.kind === "failed" ? resolution.error : null,
-    }),
-  );
+    });
+  });
   return ok(thirdPartyShape(created), 201);
 }
 

@@ -51,12 +51,13 @@ export class ApiKeyStore {
     ))!;
   }
 
-  async update(projectId: number, id: string, change: Pick<ApiKeyRecord, "name" | "description" | "secret_jwt_template">): Promise<ApiKeyRecord> {
-    return (await this.sql.one<ApiKeyRecord>(
+  /** The updated key; undefined when it was deleted meanwhile. */
+  update(projectId: number, id: string, change: Pick<ApiKeyRecord, "name" | "description" | "secret_jwt_template">): Promise<ApiKeyRecord | undefined> {
+    return this.sql.one<ApiKeyRecord>(
       `update platform.project_api_keys set name = $3, description = $4, secret_jwt_template = $5, updated_at = now()
        where project_id = $1 and id = $2 and deleted_at is null returning ${columns}`,
       [projectId, id, change.name, change.description, change.secret_jwt_template],
-    ))!;
+    );
   }
 
   async remove(projectId: number, id: string, wasCompromised: boolean, reason: string | null): Promise<void> {

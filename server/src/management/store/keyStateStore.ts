@@ -33,9 +33,21 @@ export async function setLegacyApiKeysEnabled(sql: Sql, projectId: number, enabl
   );
 }
 
-/** Runs `work` in one transaction that also bumps the project's key generation. */
-export function changingKeys<T>(platform: SqlPool, projectId: number, work: (tx: Sql) => Promise<T>): Promise<T> {
+// Arbitrary constant naming the per-project lock of auth changes (the project id is the other half).
+const authChangeLock = 7_301_100;
+
+/** Runs `work` in one transaction holding the project's auth-change lock, so checks made in it
+ * (a name or domain free, a state move allowed) still hold when it commits. */
+export function lockedForAuthChange<T>(platform: SqlPool, projectId: number, work: (tx: Sql) => Promise<T>): Promise<T> {
   return platform.transaction(async (tx) => {
+    await tx.rows("select pg_advisory_xact_lock($1, $2::int)", [authChangeLock, projectId]);
+    return work(tx);
+  });
+}
+
+/** As lockedForAuthChange, and the project's key generation is bumped with the change. */
+export function changingKeys<T>(platform: SqlPool, projectId: number, work: (tx: Sql) => Promise<T>): Promise<T> {
+  return lockedForAuthChange(platform, projectId, async (tx) => {
     const result = await work(tx);
     await bumpKeyGeneration(tx, projectId);
     return result;
