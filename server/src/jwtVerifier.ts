@@ -72,11 +72,12 @@ export class JwtVerifier {
     let refusal: Verified | undefined;
     for (const source of candidates) {
       const outcome = await this.verifyWith(token, source);
-      if (outcome.kind === "valid" || !outcome.otherKeyMayMatch) {
-        if (outcome.kind === "valid") this.verified.set(token, outcome.claims);
-        return outcome.kind === "valid" ? { kind: "valid", claims: outcome.claims } : { kind: "invalid", reason: outcome.reason };
+      if (outcome.kind === "valid") {
+        this.verified.set(token, outcome.claims);
+        return { kind: "valid", claims: outcome.claims };
       }
-      // The first key that matched but whose claims did not (a wrong issuer) gives the reason.
+      if (!outcome.otherKeyMayMatch) return { kind: "invalid", reason: outcome.reason };
+      // A key that matched under the wrong issuer says more than keys that did not match.
       if (refusal === undefined || outcome.keyMatched) refusal = { kind: "invalid", reason: outcome.reason };
     }
     return refusal!;
