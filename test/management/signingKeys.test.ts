@@ -211,13 +211,22 @@ describe("third-party auth", () => {
     expect((await call("GET", `${tpaPath()}/${integration.id}`)).body).toEqual(integration);
   });
 
-  it("fetches a JWKS URL when reachable, and says why not when it is not", async () => {
+  it("fetches a JWKS URL when reachable, says why not when it is not, and tries again on read", async () => {
     const { d, p, q, dp, dq, qi, ...publicJwk } = idp.privateJwk;
-    jwksServer = createServer((_, res) => res.setHeader("content-type", "application/json").end(JSON.stringify({ keys: [publicJwk] })));
+    let up = false;
+    jwksServer = createServer((_, res) => {
+      if (!up) return res.writeHead(503).end();
+      res.setHeader("content-type", "application/json").end(JSON.stringify({ keys: [publicJwk] }));
+    });
     await new Promise<void>((resolve) => jwksServer.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks.json`;
-    const fetched = await call("POST", tpaPath(), { oidc_issuer_url: "https://fetched.example.test", jwks_url: url });
+    const down = await call("POST", tpaPath(), { oidc_issuer_url: "https://fetched.example.test", jwks_url: url });
+    expect(down.body).toMatchObject({ jwks_url: url, resolved_at: null, resolved_jwks: null, resolve_error: `could not fetch keys from ${url}: ${url} answered HTTP 503` });
+    expect(await tokenOnBoth(await idp.sign({ iss: "https://fetched.example.test", role: "authenticated" }), both.other)).toBe(401);
+    up = true;
+    const fetched = await call("GET", `${tpaPath()}/${down.body.id}`);
     expect(fetched.body).toMatchObject({ jwks_url: url, resolved_jwks: { keys: [publicJwk] }, resolve_error: null });
+    expect(fetched.body.resolved_at).toEqual(expect.any(String));
     expect(await tokenOnBoth(await idp.sign({ iss: "https://fetched.example.test", role: "authenticated" }), both.other)).toBe("authenticated");
     const unreachable = await call("POST", tpaPath(), { oidc_issuer_url: "https://unreachable.invalid" });
     expect(unreachable.status).toBe(201);

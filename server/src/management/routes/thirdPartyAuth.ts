@@ -1,7 +1,7 @@
 // Routes (Management API): a project's third-party auth integrations: an OIDC issuer whose JWTs
 // the data API accepts (issuer checked), with keys given (`custom_jwks`) or fetched. A failed
 // fetch is stored and shown (`resolved_at` null, `resolve_error` why); such an integration lets
-// no token in until its keys resolve.
+// no token in until its keys resolve, which reading it alone tries again.
 import type { JSONWebKeySet } from "jose";
 import { checkedJwks, checkedUrl, resolveJwks, type Resolution } from "../auth/jwksResolver";
 import { ApiError } from "../http/apiError";
@@ -69,13 +69,27 @@ async function create(call: Call) {
   return ok(thirdPartyShape(created), 201);
 }
 
+/** An integration whose keys never resolved: fetched again, and trusted from now on if they come. */
+async function retried(call: Call, project: ProjectRecord, tpa: ThirdPartyAuthRecord): Promise<ThirdPartyAuthRecord> {
+  if (tpa.resolved_at !== null || tpa.oidc_issuer_url === null) return tpa;
+  const resolution = await resolveJwks(new URL(tpa.oidc_issuer_url), tpa.jwks_url === null ? undefined : new URL(tpa.jwks_url));
+  if (resolution.kind === "failed") {
+    return (await new ThirdPartyAuthStore(call.services.platform).setResolution(project.id, tpa.id, null, resolution.error)) ?? tpa;
+  }
+  const updated = await changingKeys(call.services.platform, project.id, (tx) => new ThirdPartyAuthStore(tx).setResolution(project.id, tpa.id, resolution.jwks, null));
+  return updated ?? tpa;
+}
+
 export const thirdPartyAuthArea: ApiArea = {
   "v1-create-project-tpa-integration": create,
   "v1-list-project-tpa-integrations": async (call) => {
     const project = await requireProject(call);
     return ok((await new ThirdPartyAuthStore(call.services.platform).list(project.id)).map(thirdPartyShape));
   },
-  "v1-get-project-tpa-integration": async (call) => ok(thirdPartyShape(await requireIntegration(call, await requireProject(call)))),
+  "v1-get-project-tpa-integration": async (call) => {
+    const project = await requireProject(call);
+    return ok(thirdPartyShape(await retried(call, project, await requireIntegration(call, project))));
+  },
   "v1-delete-project-tpa-integration": async (call) => {
     const project = await requireProject(call);
     const tpa = await requireIntegration(call, project);

@@ -41,6 +41,16 @@ export class ThirdPartyAuthStore {
     ))!;
   }
 
+  /** Records the outcome of resolving the integration's keys again. */
+  async setResolution(projectId: number, id: string, jwks: JSONWebKeySet | null, error: string | null): Promise<ThirdPartyAuthRecord | undefined> {
+    return this.sql.one<ThirdPartyAuthRecord>(
+      `update platform.third_party_auth set resolved_jwks = coalesce($3, resolved_jwks),
+         resolved_at = case when $3::jsonb is null then resolved_at else now() end, resolve_error = $4, updated_at = now()
+       where project_id = $1 and id = $2 returning ${columns}`,
+      [projectId, id, jwks, error],
+    );
+  }
+
   async remove(projectId: number, id: string): Promise<void> {
     await this.sql.rows("delete from platform.third_party_auth where project_id = $1 and id = $2", [projectId, id]);
   }
