@@ -3,7 +3,7 @@
 // the legacy keys off refuses them on the next request in two server processes over one platform;
 // no key of one project opens another.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { roleOnBoth, twoProcessesWithProjects, whoami, type TwoProcesses } from "./projectSupport";
+import { requestWithHost, roleOnBoth, twoProcessesWithProjects, whoami, type TwoProcesses } from "./projectSupport";
 import { adminQuery } from "./support";
 
 let both: TwoProcesses;
@@ -79,6 +79,23 @@ describe("publishable and secret keys", () => {
     expect(await onBoth(both.project.ref, secret.api_key)).toBe("service_role");
     const asUser = await whoami(both.platform.baseUrl, both.project.ref, templated.api_key);
     expect(asUser).toMatchObject({ status: 200, role: "authenticated", claims: { role: "authenticated", sub: "user-1" } });
+  });
+
+  it("open the project through its host too", async () => {
+    const byHost = (apiKey: string) =>
+      requestWithHost(both.platform.baseUrl, `${both.project.ref}.projects.example.test`, "/graphql/v1", {
+        method: "POST",
+        headers: { apikey: apiKey, "content-type": "application/json" },
+        body: JSON.stringify({ query: "{ whoami }" }),
+      });
+    expect((await byHost(secret.api_key)).body.data.whoami).toMatch(/^service_role /);
+    expect((await byHost(publishable.api_key)).body.data.whoami).toMatch(/^anon /);
+    const otherHost = await requestWithHost(both.platform.baseUrl, `${both.other.ref}.projects.example.test`, "/graphql/v1", {
+      method: "POST",
+      headers: { apikey: secret.api_key, "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ __typename }" }),
+    });
+    expect(otherHost).toEqual({ status: 401, body: { message: "Invalid API key" } });
   });
 
   it("never open another project", async () => {

@@ -47,17 +47,23 @@ export async function whoami(baseUrl: string, ref: string, apiKey: string, beare
   return { status: response.status, role: role!, claims: claims ? JSON.parse(claims) : {} };
 }
 
-/** GET with a Host header (fetch does not let a caller set Host). */
-export function getWithHost(baseUrl: string, host: string, path: string): Promise<{ status: number; body: any }> {
+/** A request with a Host header (fetch does not let a caller set Host). */
+export function requestWithHost(
+  baseUrl: string,
+  host: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: any }> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = request({ hostname: url.hostname, port: url.port, path, method: "GET", headers: { host } }, (res) => {
+    const headers = { ...options.headers, host };
+    const req = request({ hostname: url.hostname, port: url.port, path, method: options.method ?? "GET", headers }, (res) => {
       let text = "";
       res.on("data", (chunk) => (text += chunk));
       res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
     });
     req.on("error", reject);
-    req.end();
+    req.end(options.body);
   });
 }
 

@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getWithHost, roleOnBoth, twoProcessesWithProjects, whoami, type TestProject, type TwoProcesses } from "./projectSupport";
+import { requestWithHost, roleOnBoth, twoProcessesWithProjects, whoami, type TestProject, type TwoProcesses } from "./projectSupport";
 
 let both: TwoProcesses;
 beforeAll(async () => {
@@ -57,7 +57,7 @@ describe("signing keys", () => {
     expect(r.body.public_jwk.d).toBeUndefined();
     const jwks = (await fetch(`${both.platform.baseUrl}/project/${both.project.ref}/auth/v1/.well-known/jwks.json`).then((x) => x.json())) as any;
     expect(jwks.keys.map((k: JWK) => k.kid)).toEqual([ids.first]);
-    const byHost = await getWithHost(both.platform.baseUrl, `${both.project.ref}.projects.example.test`, "/auth/v1/.well-known/jwks.json");
+    const byHost = await requestWithHost(both.platform.baseUrl, `${both.project.ref}.projects.example.test`, "/auth/v1/.well-known/jwks.json");
     expect(byHost).toEqual({ status: 200, body: jwks });
     expect(await tokenOnBoth(await first.sign({ role: "authenticated" }))).toBe(401);
   });
