@@ -51,7 +51,7 @@ export async function identify(
   return { kind: "allowed", role, claims: token.claims };
 }
 
-export const opaqueKeyPattern = /^sb_(publishable|secret)_/;
+const opaqueKeyPattern = /^sb_(publishable|secret)_/;
 
 async function apiKeyClaims(auth: Authenticator, apiKey: string): Promise<Identity> {
   const invalid = { kind: "refused", message: "Invalid API key" } as const;
