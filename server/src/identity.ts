@@ -12,10 +12,19 @@ export type Identity =
 export interface Authenticator {
   /** Verifies API keys: the project's own, signed with its secret. */
   keyring: Keyring;
+  /** False once the project turned its JWT API keys off: only opaque keys then open it. */
+  legacyKeysEnabled?: boolean;
+  /** The project's opaque API keys (`sb_publishable_…`, `sb_secret_…`) → the claims each runs with. */
+  opaqueKeys?: ReadonlyMap<string, JWTPayload>;
   /** Verifies user tokens: the secret and any configured key sources. */
   userTokens: JwtVerifier;
   /** Roles a user token may name: the API roles and those the operator listed. */
   roles: ReadonlySet<string>;
+}
+
+/** The roles a user token may name: the API roles and any the operator listed. */
+export function allowedRoles(extraRoles: readonly string[]): ReadonlySet<string> {
+  return new Set([...apiRoles, ...extraRoles]);
 }
 
 /** The key sources and roles the configuration names. */
@@ -27,7 +36,7 @@ export async function authenticator(
     sharedSecretSource(config.jwtSecret),
     ...(config.jwks === undefined ? [] : [await jwksSource(config.jwks)]),
   ]);
-  return { keyring, userTokens, roles: new Set([...apiRoles, ...config.extraRoles]) };
+  return { keyring, userTokens, roles: allowedRoles(config.extraRoles) };
 }
 
 function header(value: string | string[] | undefined): string | undefined {
@@ -40,16 +49,10 @@ export async function identify(
 ): Promise<Identity> {
   const apiKey = header(headers["apikey"]);
   if (!apiKey) return { kind: "refused", message: "No API key found in request: send it in the apiKey header" };
-  const key = await auth.keyring.verify(apiKey);
-  // A key is one the project issued: signed with its secret, for the anon or service role.
-  if (key.kind === "invalid" || (key.claims.role !== "anon" && key.claims.role !== "service_role")) {
-    return { kind: "refused", message: "Invalid API key" };
-  }
-
+  const key = await apiKeyClaims(auth, apiKey);
+  if (key.kind === "refused") return key;
   const authorization = header(headers["authorization"]);
-  if (authorization === undefined) {
-    return { kind: "allowed", role: key.claims.role, claims: key.claims };
-  }
+  if (authorization === undefined) return key;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match) return { kind: "refused", message: "The Authorization header must be `Bearer <JWT>`" };
   const token = await auth.userTokens.verify(match[1]!);
@@ -60,4 +63,22 @@ export async function identify(
     return { kind: "refused", message: `Invalid JWT: its role claim names none of ${[...auth.roles].join(", ")}` };
   }
   return { kind: "allowed", role, claims: token.claims };
+}
+
+const opaqueKeyPattern = /^sb_(publishable|secret)_/;
+
+async function apiKeyClaims(auth: Authenticator, apiKey: string): Promise<Identity> {
+  const invalid = { kind: "refused", message: "Invalid API key" } as const;
+  if (opaqueKeyPattern.test(apiKey)) {
+    const claims = auth.opaqueKeys?.get(apiKey);
+    const role = claims?.role;
+    return typeof role === "string" && auth.roles.has(role) ? { kind: "allowed", role, claims: claims! } : invalid;
+  }
+  if (auth.legacyKeysEnabled === false) {
+    return { kind: "refused", message: "Legacy API keys are disabled: use a publishable or secret key" };
+  }
+  const key = await auth.keyring.verify(apiKey);
+  // A key is one the project issued: signed with its secret, for the anon or service role.
+  if (key.kind === "invalid" || (key.claims.role !== "anon" && key.claims.role !== "service_role")) return invalid;
+  return { kind: "allowed", role: key.claims.role, claims: key.claims };
 }

@@ -1,7 +1,8 @@
 // Auth stage: a JWT → its verified claims, or the reason it is refused. One verifier over
 // pluggable key sources (the project's shared secret, a JWKS file or URL, and any source added
-// later): a token's `alg` header picks the one source that accepts it, and the algorithms are
-// fixed by that source, never taken from the token, so `none` and HS/RS confusion never pass.
+// later): a token's `alg` header picks the sources that accept it, tried in order until one's key
+// matches, and the algorithms are fixed by each source, never taken from the token, so `none`
+// and HS/RS confusion never pass. A source may also fix the issuer its tokens must name.
 import { readFile } from "node:fs/promises";
 import {
   createLocalJWKSet,
@@ -25,6 +26,8 @@ export interface KeySource {
   readonly algorithms: readonly string[];
   /** The key for a token's protected header; jose checks the signature with it. */
   readonly key: Uint8Array | JWTVerifyGetKey;
+  /** When set, a token verified with this source's keys must name this issuer (`iss`). */
+  readonly issuer?: string;
 }
 
 export const sharedSecretAlgorithms = ["HS256", "HS384", "HS512"] as const;
@@ -65,14 +68,34 @@ export class JwtVerifier {
     } catch {
       return { kind: "invalid", reason: "the token is malformed" };
     }
-    const source = this.sources.find((s) => alg !== undefined && s.algorithms.includes(alg));
-    if (source === undefined) return { kind: "invalid", reason: "the token's algorithm is not accepted" };
+    const candidates = this.sources.filter((s) => alg !== undefined && s.algorithms.includes(alg));
+    if (candidates.length === 0) return { kind: "invalid", reason: "the token's algorithm is not accepted" };
+    let refusal: Verified | undefined;
+    for (const source of candidates) {
+      const outcome = await this.verifyWith(token, source);
+      if (outcome.kind === "valid") {
+        this.verified.set(token, outcome.claims);
+        return { kind: "valid", claims: outcome.claims };
+      }
+      if (!outcome.otherKeyMayMatch) return { kind: "invalid", reason: outcome.reason };
+      // A key that matched under the wrong issuer says more than keys that did not match.
+      if (refusal === undefined || outcome.keyMatched) refusal = { kind: "invalid", reason: outcome.reason };
+    }
+    return refusal!;
+  }
+
+  private async verifyWith(
+    token: string,
+    source: KeySource,
+  ): Promise<{ kind: "valid"; claims: JWTPayload } | { kind: "invalid"; reason: string; otherKeyMayMatch: boolean; keyMatched: boolean }> {
     try {
-      const { payload } = await jwtVerify(token, source.key as JWTVerifyGetKey, { algorithms: [...source.algorithms] });
-      this.verified.set(token, payload);
+      const options = { algorithms: [...source.algorithms], ...(source.issuer !== undefined ? { issuer: source.issuer } : {}) };
+      const { payload } = await jwtVerify(token, source.key as JWTVerifyGetKey, options);
       return { kind: "valid", claims: payload };
     } catch (e) {
-      return { kind: "invalid", reason: describe(e) };
+      const wrongIssuer = e instanceof joseErrors.JWTClaimValidationFailed && e.claim === "iss";
+      const wrongKey = e instanceof joseErrors.JWSSignatureVerificationFailed || e instanceof joseErrors.JWKSNoMatchingKey;
+      return { kind: "invalid", reason: describe(e), otherKeyMayMatch: wrongIssuer || wrongKey, keyMatched: wrongIssuer };
     }
   }
 }
@@ -85,6 +108,7 @@ function validNow(claims: JWTPayload): boolean {
 
 function describe(e: unknown): string {
   if (e instanceof joseErrors.JWTExpired) return "the token has expired";
+  if (e instanceof joseErrors.JWTClaimValidationFailed && e.claim === "iss") return "the token's issuer (iss) is not accepted";
   if (e instanceof joseErrors.JWTClaimValidationFailed) return `the token's "${e.claim}" claim is not valid now`;
   if (e instanceof joseErrors.JOSEAlgNotAllowed) return "the token's algorithm is not accepted";
   if (e instanceof joseErrors.JWSSignatureVerificationFailed) return "the token's signature does not match";

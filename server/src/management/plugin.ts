@@ -1,8 +1,9 @@
 // Management API entry: one Fastify plugin that opens the platform services and serves the
-// /v1 Management API and every project's GraphQL endpoint. Registered from one place (serve).
+// /v1 Management API and every project's GraphQL endpoint and JWKS. Registered from one place (serve).
 import type { FastifyInstance } from "fastify";
 import type { ServerConfig } from "../config";
 import { registerProjectGraphql } from "./dataApi/projectGraphql";
+import { registerProjectJwks } from "./dataApi/projectJwks";
 import type { DataApiSettings } from "./dataApi/projectPools";
 import { v1Api } from "./http/v1Api";
 import type { ManagementConfig } from "./managementConfig";
@@ -31,6 +32,7 @@ export async function managementPlugin(fastify: FastifyInstance, options: Manage
   options.onServices?.(services);
   await fastify.register(v1Api, { services, ...(options.areas ? { areas: options.areas } : {}) });
   await fastify.register(registerProjectGraphql, { pools: services.pools });
+  await fastify.register(registerProjectJwks, { services });
 }
 
 export function dataApiSettings(config: Pick<ServerConfig, "poolSize" | "statementTimeoutMs" | "preparedStatements" | "limits">): DataApiSettings {

@@ -4,6 +4,7 @@
 import type { DataApiSettings } from "./dataApi/projectPools";
 import type { FastifyBaseLogger } from "fastify";
 import { ProjectPools } from "./dataApi/projectPools";
+import { ProjectAuthenticators } from "./auth/projectAuthenticators";
 import type { ManagementConfig } from "./managementConfig";
 import { ensurePlatformDatabase, migrate } from "./platform/migrate";
 import { SqlPool } from "./platform/sql";
@@ -53,7 +54,7 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
   try {
     const servers = await ProjectServers.open(config.projectServers);
     const projects = new ProjectStore(platform);
-    const pools = new ProjectPools(projects, servers, options.dataApi);
+    const pools = new ProjectPools(projects, servers, options.dataApi, new ProjectAuthenticators(platform));
     const provisioner = new Provisioner(platform, projects, servers, {
       log: options.log,
       release: (ref) => pools.release(ref),

@@ -9,7 +9,7 @@ import { payloadFromBody, payloadFromSearch } from "../../payload";
 import type { ProjectPools } from "./projectPools";
 
 export const projectPathPrefix = "/project/:ref";
-const refHost = /^([a-z]{20})\./;
+export const refHost = /^([a-z]{20})\./;
 const schemas = ["public"];
 
 async function answer(pools: ProjectPools, ref: string, request: FastifyRequest, reply: FastifyReply, viaGet: boolean) {
@@ -19,7 +19,7 @@ async function answer(pools: ProjectPools, ref: string, request: FastifyRequest,
     await pools.release(ref);
     return fail(reply, 503, `Project ${ref} is not available: its status is ${entry.project.status}`);
   }
-  const identity = await identify(entry.auth, request.headers);
+  const identity = await identify(await pools.authenticator(entry), request.headers);
   if (identity.kind === "refused") return fail(reply, 401, identity.message);
   const depth = pools.settings.limits.maxVariablesDepth;
   const parsed = viaGet

@@ -1,17 +1,17 @@
-// Data API stage: a project ref → its record, its keyring (JWT secret) and a pool connected to its
-// database as its authenticator role. Entries are made on first use and dropped when the
-// project is paused or removed, when its database stops answering, or when more projects are
-// in use than `maxOpen` (least recently used first), so connections stay bounded.
+// Data API stage: a project ref → its record and a pool connected to its database as its
+// authenticator role (and, per request, the authenticator of its current keys). Entries are made
+// on first use and dropped when the project is paused or removed, when its database stops
+// answering, or when more projects are in use than `maxOpen` (least recently used first), so
+// connections stay bounded.
 import type { DocumentLimits } from "../../config";
 import { Database } from "../../database";
-import { authenticator, type Authenticator } from "../../identity";
-import { Keyring } from "../../keys";
+import type { Authenticator } from "../../identity";
+import type { ProjectAuthenticators } from "../auth/projectAuthenticators";
 import type { ProjectServers } from "../provision/projectServers";
 import type { ProjectRecord, ProjectStore } from "../store/projectStore";
 
 export interface ProjectEntry {
   project: ProjectRecord;
-  auth: Authenticator;
   database: Database;
 }
 
@@ -34,8 +34,14 @@ export class ProjectPools {
     private readonly store: ProjectStore,
     private readonly servers: ProjectServers,
     readonly settings: DataApiSettings,
+    private readonly authenticators: ProjectAuthenticators,
     private readonly maxOpen = defaultMaxOpenProjects,
   ) {}
+
+  /** Who may call the project now: rebuilt whenever any process changed its keys. */
+  authenticator(entry: ProjectEntry): Promise<Authenticator> {
+    return this.authenticators.current(entry.project);
+  }
 
   /** The project's entry, or undefined when there is no such project. */
   get(ref: string): Promise<ProjectEntry | undefined> {
@@ -79,8 +85,7 @@ export class ProjectPools {
     if (!project) return undefined;
     const url = this.servers.authenticatorUrl(project.server, project.database_name, project.authenticator_role, project.authenticator_password);
     const { poolSize, statementTimeoutMs, preparedStatements } = this.settings;
-    const auth = await authenticator({ jwtSecret: project.jwt_secret, jwks: undefined, extraRoles: [] }, new Keyring(project.jwt_secret));
-    return { project, auth, database: new Database({ connectionString: url, poolSize, statementTimeoutMs, preparedStatements }) };
+    return { project, database: new Database({ connectionString: url, poolSize, statementTimeoutMs, preparedStatements }) };
   }
 
   /** Forgets the project and closes its pool (before a pause or a drop, or after a failure). */
@@ -88,6 +93,7 @@ export class ProjectPools {
     const entry = this.entries.get(ref);
     this.entries.delete(ref);
     const opened = await entry?.catch(() => undefined);
+    if (opened) this.authenticators.forget(opened.project.id);
     await opened?.database.end(2000);
   }
 

@@ -30,4 +30,17 @@ const createOrganizationBody: Adjustment = (doc) => {
   if (body) body.properties.name = { ...body.properties.name, minLength: 1 };
 };
 
-export const adjustments: Adjustment[] = [dropNonStandardKeywords, createProjectBody, createOrganizationBody];
+/** Auth configuration patch: a field the schema does not name (or a read-only one) is refused,
+ * not silently dropped, so a misspelt setting is never reported as saved. */
+const strictAuthConfigBody: Adjustment = (doc) => {
+  const body = doc.components.schemas["UpdateAuthConfigBody"];
+  if (body) body.additionalProperties = false;
+};
+
+/** Third-party auth: why its keys could not be fetched, when they could not (`resolved_at` null). */
+const thirdPartyResolveError: Adjustment = (doc) => {
+  const tpa = doc.components.schemas["ThirdPartyAuth"];
+  if (tpa) tpa.properties.resolve_error = { type: "string", nullable: true };
+};
+
+export const adjustments: Adjustment[] = [dropNonStandardKeywords, createProjectBody, createOrganizationBody, strictAuthConfigBody, thirdPartyResolveError];

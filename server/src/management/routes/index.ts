@@ -7,8 +7,24 @@ import { projectApiKeysArea } from "./projectApiKeys";
 import { projectHealthArea } from "./projectHealth";
 import { projectLifecycleArea } from "./projectLifecycle";
 import { projectsArea } from "./projects";
+import { apiKeysArea } from "./apiKeys";
+import { authConfigArea } from "./authConfig";
+import { signingKeysArea } from "./signingKeys";
+import { ssoProvidersArea } from "./ssoProviders";
+import { thirdPartyAuthArea } from "./thirdPartyAuth";
 
-export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea, projectLifecycleArea, projectHealthArea];
+export const apiAreas: ApiArea[] = [
+  organizationsArea,
+  projectsArea,
+  projectApiKeysArea,
+  projectLifecycleArea,
+  projectHealthArea,
+  apiKeysArea,
+  signingKeysArea,
+  authConfigArea,
+  thirdPartyAuthArea,
+  ssoProvidersArea,
+];
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {
   const handlers = new Map<string, OperationHandler>();

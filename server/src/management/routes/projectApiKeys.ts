@@ -1,7 +1,8 @@
-// Routes (Management API): a project's legacy API keys — the anon and service_role JWTs signed
-// with the project's own secret, which the project's GraphQL endpoint accepts.
+// Routes (Management API): a project's API keys — the legacy anon and service_role JWTs signed
+// with the project's own secret, then its publishable and secret keys (routes/apiKeys.ts).
 import { Keyring } from "../../keys";
 import { requireProject } from "./access";
+import { listedApiKeys } from "./apiKeys";
 import { ok, type ApiArea } from "./operation";
 
 export const projectApiKeysArea: ApiArea = {
@@ -23,6 +24,7 @@ export const projectApiKeysArea: ApiArea = {
     return ok([
       legacy("anon", keys.anon, "Legacy anon API key: the anon role, subject to row level security"),
       legacy("service_role", keys.serviceRole, "Legacy service_role API key: bypasses row level security"),
+      ...(await listedApiKeys(call, project)),
     ]);
   },
 };
