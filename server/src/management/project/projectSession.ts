@@ -8,7 +8,9 @@ import type { ProjectLogin } from "./projectLogins";
 
 export interface ProjectSession {
   /** Runs SQL text (several statements when there are no parameters); the last statement's rows. */
-  run(text: string, parameters?: unknown[]): Promise<Record<string, unknown>[]>;
+  run<R = Record<string, unknown>>(text: string, parameters?: unknown[]): Promise<R[]>;
+  /** Runs `work` in one transaction: committed when it returns, rolled back when it throws. */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
   /** The underlying client, for libraries that take a `query()` function. */
   client: pg.Client;
 }
@@ -42,9 +44,20 @@ export async function withProjectSession<T>(login: ProjectLogin, timeoutMs: numb
       : undefined;
   const session: ProjectSession = {
     client,
-    async run(text, parameters) {
+    async run<R>(text: string, parameters?: unknown[]) {
       const result = parameters && parameters.length > 0 ? await client.query(text, parameters) : await client.query(text);
-      return lastRows(result as pg.QueryResult | pg.QueryResult[]);
+      return lastRows(result as pg.QueryResult | pg.QueryResult[]) as R[];
+    },
+    async transaction(work) {
+      await client.query("begin");
+      try {
+        const result = await work();
+        await client.query("commit");
+        return result;
+      } catch (e) {
+        await client.query("rollback").catch(() => {});
+        throw e;
+      }
     },
   };
   try {

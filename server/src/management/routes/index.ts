@@ -3,13 +3,14 @@
 // routes registered follow from the handlers present.
 import type { ApiArea, OperationHandler } from "./operation";
 import { databaseQueryArea } from "./databaseQuery";
+import { migrationsArea } from "./migrations";
 import { organizationsArea } from "./organizations";
 import { projectApiKeysArea } from "./projectApiKeys";
 import { projectHealthArea } from "./projectHealth";
 import { projectLifecycleArea } from "./projectLifecycle";
 import { projectsArea } from "./projects";
 
-export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea, projectLifecycleArea, projectHealthArea, databaseQueryArea];
+export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea, projectLifecycleArea, projectHealthArea, databaseQueryArea, migrationsArea];
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {
   const handlers = new Map<string, OperationHandler>();
