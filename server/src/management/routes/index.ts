@@ -5,13 +5,14 @@ import type { ApiArea, OperationHandler } from "./operation";
 import { databaseQueryArea } from "./databaseQuery";
 import { migrationsArea } from "./migrations";
 import { typesArea } from "./types";
+import { advisorsArea } from "./advisors";
 import { organizationsArea } from "./organizations";
 import { projectApiKeysArea } from "./projectApiKeys";
 import { projectHealthArea } from "./projectHealth";
 import { projectLifecycleArea } from "./projectLifecycle";
 import { projectsArea } from "./projects";
 
-export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea, projectLifecycleArea, projectHealthArea, databaseQueryArea, migrationsArea, typesArea];
+export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea, projectLifecycleArea, projectHealthArea, databaseQueryArea, migrationsArea, typesArea, advisorsArea];
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {
   const handlers = new Map<string, OperationHandler>();
