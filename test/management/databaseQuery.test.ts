@@ -73,6 +73,10 @@ describe("database/query", () => {
     const syntax = await query(ref, { query: "selec 1" });
     expect(syntax.status).toBe(400);
     expect(syntax.body.message).toContain('syntax error at or near "selec"');
+    const placed = await query(ref, { query: "select 1;\nselect nope\n  from notes" });
+    expect(placed.body.message).toBe(
+      'Failed to run sql query: ERROR:  42703: column "nope" does not exist\nLINE 2: select nope\n               ^',
+    );
     expect(await adminRows(ref, "select count(*)::int as n from notes")).toEqual([{ n: 1 }]);
   });
 

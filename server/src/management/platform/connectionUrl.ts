@@ -41,12 +41,3 @@ export function serverKey(url: string): string {
   const port = params.get("port") ?? /:(\d+)$/.exec(p.hostport)?.[1] ?? "5432";
   return `${host}:${port}`;
 }
-
-/** The URL as separate connection settings, for clients that cannot read a socket-folder URL. */
-export function connectionParameters(url: string): { host: string; port: number; user: string; password?: string; database: string } {
-  const p = parts(url);
-  const params = new URLSearchParams(p.search.slice(1));
-  const [user = "", password] = (p.userinfo ?? "").split(":").map(decodeURIComponent);
-  const [host, port] = serverKey(url).split(/:(?=\d+$)/);
-  return { host: params.get("host") ?? host!, port: Number(port), user, ...(password !== undefined ? { password } : {}), database: p.database || "postgres" };
-}

@@ -13,7 +13,8 @@ interface QueryBody {
 async function runQuery(call: Call, readOnly: boolean) {
   const project = await requireProject(call);
   const body = call.body as QueryBody;
-  const rows = await withProjectSql(call, project, readOnly ? "read_only" : "owner", (session) => session.run(body.query, body.parameters));
+  const access = readOnly ? "read_only" : "owner";
+  const rows = await withProjectSql(call, project, access, (session) => session.run(body.query, body.parameters), undefined, body.query);
   return ok(rows, 201);
 }
 

@@ -3,7 +3,7 @@
 import { typescriptTypes } from "../project/typescriptTypes";
 import { requireProject } from "./access";
 import { ok, type ApiArea } from "./operation";
-import { withProjectLogin } from "./projectSql";
+import { withProjectSql } from "./projectSql";
 
 export const typesArea: ApiArea = {
   "v1-generate-typescript-types": async (call) => {
@@ -12,7 +12,7 @@ export const typesArea: ApiArea = {
       .split(",")
       .map((s) => s.trim())
       .filter((s) => s !== "");
-    const types = await withProjectLogin(call, project, "owner", (login) => typescriptTypes(login, included), "Failed to generate types");
+    const types = await withProjectSql(call, project, "owner", (session) => typescriptTypes(session, included), "Failed to generate types");
     return ok({ types });
   },
 };
