@@ -4,6 +4,8 @@
 // Idempotency-Key header makes a repeated POST or PUT record (and apply) once.
 import { ApiError } from "../http/apiError";
 import { MigrationHistory, type NewMigration } from "../project/migrationHistory";
+import type { ProjectSession } from "../project/projectSession";
+import type { ProjectRecord } from "../store/projectStore";
 import { notInMigration, splitStatements } from "../project/sqlStatements";
 import { requireProject } from "./access";
 import { ok, type ApiArea, type Call } from "./operation";
@@ -45,10 +47,14 @@ async function newMigration(call: Call, apply: boolean): Promise<{ migration: Ne
   };
 }
 
-async function record(call: Call, apply: boolean) {
-  const project = await requireProject(call);
-  const { migration, statements } = await newMigration(call, apply);
-  await withProjectSql(
+/** Runs `work` in one transaction as the project's owner, with the history table ready. */
+async function changeHistory<T>(
+  call: Call,
+  project: ProjectRecord,
+  work: (history: MigrationHistory, session: ProjectSession) => Promise<T>,
+  what = failure,
+): Promise<T> {
+  return withProjectSql(
     call,
     project,
     "owner",
@@ -56,14 +62,22 @@ async function record(call: Call, apply: boolean) {
       session.transaction(async () => {
         const history = new MigrationHistory(session);
         await history.prepare();
-        const earlier = migration.idempotencyKey === undefined ? undefined : await history.byIdempotencyKey(migration.idempotencyKey);
-        if (earlier && apply) return;
-        if (apply) for (const statement of statements) await session.run(statement);
-        if (earlier) await history.replace(earlier.version, migration);
-        else await history.insert(migration);
+        return work(history, session);
       }),
-    failure,
+    what,
   );
+}
+
+async function record(call: Call, apply: boolean) {
+  const project = await requireProject(call);
+  const { migration, statements } = await newMigration(call, apply);
+  await changeHistory(call, project, async (history, session) => {
+    const earlier = migration.idempotencyKey === undefined ? undefined : await history.byIdempotencyKey(migration.idempotencyKey);
+    if (earlier && apply) return;
+    if (apply) for (const statement of statements) await session.run(statement);
+    if (earlier) await history.replace(earlier.version, migration);
+    else await history.insert(migration);
+  });
   return ok({});
 }
 
@@ -91,12 +105,8 @@ export const migrationsArea: ApiArea = {
     const version = call.params["version"]!;
     const body = call.body as { name?: string; rollback?: string };
     const rollback = body.rollback === undefined ? undefined : (await splitStatements(body.rollback)).map((s) => s.text);
-    const changed = await withProjectSql(call, project, "owner", (session) =>
-      session.transaction(async () => {
-        const history = new MigrationHistory(session);
-        await history.prepare();
-        return history.patch(version, { ...(body.name !== undefined ? { name: body.name } : {}), ...(rollback ? { rollback } : {}) });
-      }),
+    const changed = await changeHistory(call, project, (history) =>
+      history.patch(version, { ...(body.name !== undefined ? { name: body.name } : {}), ...(rollback ? { rollback } : {}) }),
     );
     if (!changed) throw notFound(version);
     return ok({});
@@ -104,20 +114,16 @@ export const migrationsArea: ApiArea = {
   "v1-rollback-migrations": async (call) => {
     const project = await requireProject(call);
     const gte = String(call.query["gte"]);
-    await withProjectSql(
+    await changeHistory(
       call,
       project,
-      "owner",
-      (session) =>
-        session.transaction(async () => {
-          const history = new MigrationHistory(session);
-          await history.prepare();
-          const undone = await history.from(gte);
-          const missing = undone.filter((m) => m.rollback.length === 0).map((m) => m.version);
-          if (missing.length > 0) throw new ApiError(400, `Migrations without rollback statements cannot be rolled back: ${missing.join(", ")}`);
-          for (const m of undone) for (const statement of m.rollback) await session.run(statement);
-          await history.remove(undone.map((m) => m.version));
-        }),
+      async (history, session) => {
+        const undone = await history.from(gte);
+        const missing = undone.filter((m) => m.rollback.length === 0).map((m) => m.version);
+        if (missing.length > 0) throw new ApiError(400, `Migrations without rollback statements cannot be rolled back: ${missing.join(", ")}`);
+        for (const m of undone) for (const statement of m.rollback) await session.run(statement);
+        await history.remove(undone.map((m) => m.version));
+      },
       "Failed to roll back the migrations",
     );
     return ok({});

@@ -51,3 +51,12 @@ export const relations = "pg_class c join pg_namespace n on n.oid = c.relnamespa
 /** Whether an API role may use the relation `c`. */
 export const apiRolesMayUse = `(has_table_privilege('anon', c.oid, 'select, insert, update, delete')
   or has_table_privilege('authenticated', c.oid, 'select, insert, update, delete'))`;
+
+/** The query of a lint whose findings are relations `c` of the given kinds matching `condition`;
+ * `detail` is an SQL expression (it may use `n` and `c`). */
+export function relationLintQuery(name: string, detail: string, kinds: string, condition: string, type = "table"): string {
+  return `select ${detail} as detail,
+      jsonb_build_object('schema', n.nspname, 'name', c.relname, 'type', '${type}') as metadata,
+      format('${name}_%s_%s', n.nspname, c.relname) as cache_key
+    from ${relations} where ${ownRelation} and c.relkind in (${kinds}) and ${condition}`;
+}

@@ -1,6 +1,6 @@
 // Project stage (advisors): the performance lints, each one query over the catalog and the
 // statistics of the project's own schemas.
-import { ownRelation, relations, remediationUrl, type LintDefinition } from "./lint";
+import { ownRelation, relationLintQuery, relations, remediationUrl, type LintDefinition } from "./lint";
 
 const performance = { categories: ["PERFORMANCE" as const], type: "sql" as const };
 
@@ -31,12 +31,12 @@ export const performanceLints: LintDefinition[] = [
     level: "INFO",
     description: "Tables without a primary key: rows cannot be addressed one by one (updates through the API, replication) and scale poorly.",
     remediation: remediationUrl("0004", "no_primary_key"),
-    query: `select format('Table \`%s.%s\` has no primary key.', n.nspname, c.relname) as detail,
-      jsonb_build_object('schema', n.nspname, 'name', c.relname, 'type', 'table') as metadata,
-      format('no_primary_key_%s_%s', n.nspname, c.relname) as cache_key
-    from ${relations} where ${ownRelation} and c.relkind in ('r', 'p') and not c.relispartition
-      and not exists (select 1 from pg_constraint p where p.conrelid = c.oid and p.contype = 'p')
-    order by 3`,
+    query: relationLintQuery(
+      "no_primary_key",
+      "format('Table `%s.%s` has no primary key.', n.nspname, c.relname)",
+      "'r', 'p'",
+      "not c.relispartition and not exists (select 1 from pg_constraint p where p.conrelid = c.oid and p.contype = 'p')",
+    ),
   },
   {
     ...performance,

@@ -1,6 +1,6 @@
 // Project stage (advisors): the security lints, each one query over the catalog of the project's
 // own schemas; "exposed" means a schema the data API serves ($1).
-import { apiRolesMayUse, ownRelation, relations, remediationUrl, type LintDefinition } from "./lint";
+import { apiRolesMayUse, ownRelation, relationLintQuery, relations, remediationUrl, type LintDefinition } from "./lint";
 
 const security = { categories: ["SECURITY" as const], type: "sql" as const };
 
@@ -14,12 +14,13 @@ export const securityLints: LintDefinition[] = [
     level: "ERROR",
     description: "Tables with row level security policies while row level security is off: the policies are written but not applied.",
     remediation: remediationUrl("0007", "policy_exists_rls_disabled"),
-    query: `select format('Table \`%s.%s\` has policies {%s}, but row level security is not enabled on it.', n.nspname, c.relname,
-        (select string_agg(p.polname, ', ' order by p.polname) from pg_policy p where p.polrelid = c.oid)) as detail,
-      ${tableMetadata} as metadata, format('policy_exists_rls_disabled_%s_%s', n.nspname, c.relname) as cache_key
-    from ${relations} where ${ownRelation} and c.relkind in ('r', 'p') and not c.relrowsecurity
-      and exists (select 1 from pg_policy p where p.polrelid = c.oid)
-    order by 3`,
+    query: relationLintQuery(
+      "policy_exists_rls_disabled",
+      `format('Table \`%s.%s\` has policies {%s}, but row level security is not enabled on it.', n.nspname, c.relname,
+        (select string_agg(p.polname, ', ' order by p.polname) from pg_policy p where p.polrelid = c.oid))`,
+      "'r', 'p'",
+      "not c.relrowsecurity and exists (select 1 from pg_policy p where p.polrelid = c.oid)",
+    ),
   },
   {
     ...security,
@@ -28,11 +29,12 @@ export const securityLints: LintDefinition[] = [
     level: "INFO",
     description: "Tables in an exposed schema with row level security on but no policy: the API roles see and change no row.",
     remediation: remediationUrl("0008", "rls_enabled_no_policy"),
-    query: `select format('Table \`%s.%s\` has row level security enabled, but no policies exist.', n.nspname, c.relname) as detail,
-      ${tableMetadata} as metadata, format('rls_enabled_no_policy_%s_%s', n.nspname, c.relname) as cache_key
-    from ${relations} where ${ownRelation} and n.nspname = any($1) and c.relkind in ('r', 'p') and c.relrowsecurity
-      and not exists (select 1 from pg_policy p where p.polrelid = c.oid)
-    order by 3`,
+    query: relationLintQuery(
+      "rls_enabled_no_policy",
+      "format('Table `%s.%s` has row level security enabled, but no policies exist.', n.nspname, c.relname)",
+      "'r', 'p'",
+      "n.nspname = any($1) and c.relrowsecurity and not exists (select 1 from pg_policy p where p.polrelid = c.oid)",
+    ),
   },
   {
     ...security,
@@ -41,11 +43,12 @@ export const securityLints: LintDefinition[] = [
     level: "ERROR",
     description: "Tables in an exposed schema that anon or authenticated may use, with row level security off: every row is open through the API.",
     remediation: remediationUrl("0013", "rls_disabled_in_public"),
-    query: `select format('Table \`%s.%s\` is public, but RLS has not been enabled.', n.nspname, c.relname) as detail,
-      ${tableMetadata} as metadata, format('rls_disabled_in_public_%s_%s', n.nspname, c.relname) as cache_key
-    from ${relations} where ${ownRelation} and n.nspname = any($1) and c.relkind in ('r', 'p') and not c.relrowsecurity
-      and ${apiRolesMayUse}
-    order by 3`,
+    query: relationLintQuery(
+      "rls_disabled_in_public",
+      "format('Table `%s.%s` is public, but RLS has not been enabled.', n.nspname, c.relname)",
+      "'r', 'p'",
+      `n.nspname = any($1) and not c.relrowsecurity and ${apiRolesMayUse}`,
+    ),
   },
   {
     ...security,
@@ -54,12 +57,13 @@ export const securityLints: LintDefinition[] = [
     level: "ERROR",
     description: "Views in an exposed schema that run with their owner's privileges and policies rather than the querying role's (no security_invoker).",
     remediation: remediationUrl("0010", "security_definer_view"),
-    query: `select format('View \`%s.%s\` is defined with the SECURITY DEFINER property.', n.nspname, c.relname) as detail,
-      jsonb_build_object('schema', n.nspname, 'name', c.relname, 'type', 'view') as metadata,
-      format('security_definer_view_%s_%s', n.nspname, c.relname) as cache_key
-    from ${relations} where ${ownRelation} and n.nspname = any($1) and c.relkind = 'v'
-      and not coalesce(c.reloptions && array['security_invoker=true', 'security_invoker=on', 'security_invoker=1'], false)
-    order by 3`,
+    query: relationLintQuery(
+      "security_definer_view",
+      "format('View `%s.%s` is defined with the SECURITY DEFINER property.', n.nspname, c.relname)",
+      "'v'",
+      "n.nspname = any($1) and not coalesce(c.reloptions && array['security_invoker=true', 'security_invoker=on', 'security_invoker=1'], false)",
+      "view",
+    ),
   },
   {
     ...security,
@@ -68,12 +72,13 @@ export const securityLints: LintDefinition[] = [
     level: "WARN",
     description: "Materialized views in an exposed schema that the API roles may read: they have no row level security.",
     remediation: remediationUrl("0016", "materialized_view_in_api"),
-    query: `select format('Materialized view \`%s.%s\` is selectable by anon or authenticated roles.', n.nspname, c.relname) as detail,
-      jsonb_build_object('schema', n.nspname, 'name', c.relname, 'type', 'view') as metadata,
-      format('materialized_view_in_api_%s_%s', n.nspname, c.relname) as cache_key
-    from ${relations} where ${ownRelation} and n.nspname = any($1) and c.relkind = 'm'
-      and (has_table_privilege('anon', c.oid, 'select') or has_table_privilege('authenticated', c.oid, 'select'))
-    order by 3`,
+    query: relationLintQuery(
+      "materialized_view_in_api",
+      "format('Materialized view `%s.%s` is selectable by anon or authenticated roles.', n.nspname, c.relname)",
+      "'m'",
+      "n.nspname = any($1) and (has_table_privilege('anon', c.oid, 'select') or has_table_privilege('authenticated', c.oid, 'select'))",
+      "view",
+    ),
   },
   {
     ...security,
