@@ -34,6 +34,8 @@ export interface PlatformOptions extends Pick<ManagementPluginOptions, "checkpoi
   logLevel?: string;
   /** The server's statement timeout (also the SQL endpoints'). */
   statementTimeoutMs?: number;
+  /** Runs the database router on this port (0: any free one). */
+  databaseRouterPort?: number;
 }
 
 export interface TestPlatform {
@@ -67,6 +69,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         projectServers: options.projectServers ?? [clusterUrl(info)],
         rateLimit: options.rateLimit ?? 1000,
         now: options.now ?? Date.now,
+        ...(options.databaseRouterPort !== undefined ? { databaseRouterPort: options.databaseRouterPort } : {}),
       },
     },
     { ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}), ...(options.areas ? { areas: options.areas } : {}) },
