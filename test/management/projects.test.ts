@@ -212,6 +212,6 @@ describe("the OpenAPI document", () => {
     expect(r.status).toBe(200);
     const ids = Object.values(r.body.paths).flatMap((item: any) => Object.values(item).map((op: any) => op.operationId));
     expect(ids).toContain("v1-create-a-project");
-    expect(ids).not.toContain("v1-run-a-query");
+    expect(ids).not.toContain("v1-deploy-a-function");
   });
 });

@@ -32,6 +32,10 @@ export interface PlatformOptions extends Pick<ManagementPluginOptions, "checkpoi
   /** Reuse this platform database (a second server process over the same state). */
   platformDatabase?: string;
   logLevel?: string;
+  /** The server's statement timeout (also the SQL endpoints'). */
+  statementTimeoutMs?: number;
+  /** Runs the database router on this port (0: any free one). */
+  databaseRouterPort?: number;
 }
 
 export interface TestPlatform {
@@ -52,6 +56,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   const running = await servePlatform(
     {
       ...defaultSettings(),
+      ...(options.statementTimeoutMs !== undefined ? { statementTimeoutMs: options.statementTimeoutMs } : {}),
       host: "127.0.0.1",
       port: 0,
       poolSize: 2,
@@ -64,6 +69,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         projectServers: options.projectServers ?? [clusterUrl(info)],
         rateLimit: options.rateLimit ?? 1000,
         now: options.now ?? Date.now,
+        ...(options.databaseRouterPort !== undefined ? { databaseRouterPort: options.databaseRouterPort } : {}),
       },
     },
     { ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}), ...(options.areas ? { areas: options.areas } : {}) },
@@ -128,4 +134,12 @@ export async function tracesOf(serverUrl: string, ref: string): Promise<{ databa
   const databases = (await adminQuery<{ datname: string }>(serverUrl, "select datname from pg_database where datname like '%' || $1 || '%'", [ref])).map((r) => r.datname);
   const roles = (await adminQuery<{ rolname: string }>(serverUrl, "select rolname from pg_roles where rolname like '%' || $1 || '%'", [ref])).map((r) => r.rolname);
   return { databases, roles };
+}
+
+/** An organization and a project in it, made through the API by the user of `token`. */
+export async function createProject(baseUrl: string, token: string, name: string): Promise<{ slug: string; ref: string }> {
+  const slug = (await api(baseUrl, token, "POST", "/v1/organizations", { name: `${name} org` })).body.slug;
+  const created = await api(baseUrl, token, "POST", "/v1/projects", { name, organization_slug: slug, region: "eu-west-1", db_pass: "a-password-1" });
+  if (created.status !== 201) throw new Error(`project create answered ${created.status}: ${JSON.stringify(created.body)}`);
+  return { slug, ref: created.body.ref };
 }

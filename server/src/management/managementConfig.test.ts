@@ -30,6 +30,16 @@ describe("platform mode", () => {
     expect(() => parseCommand(["--platform-database-url", platform, "--rate-limit", "0"], {})).toThrow(ConfigError);
     expect(() => parseCommand(["--platform-database-url", platform, "--rate-limit", "1.5"], {})).toThrow(ConfigError);
   });
+
+  it("runs the database router only when given a port, and refuses a bad one", () => {
+    const off = parseCommand(["--platform-database-url", platform], {});
+    const on = parseCommand(["--platform-database-url", platform], { DATABASE_ROUTER_PORT: "6543" });
+    expect(off.kind === "platform" && off.config.management.databaseRouterPort).toBeUndefined();
+    expect(on.kind === "platform" && on.config.management.databaseRouterPort).toBe(6543);
+    for (const bad of ["-1", "65536", "x"]) {
+      expect(() => parseCommand(["--platform-database-url", platform, "--database-router-port", bad], {}), bad).toThrow(ConfigError);
+    }
+  });
 });
 
 describe("token commands", () => {

@@ -11,6 +11,8 @@ export interface ManagementConfig {
   rateLimit: number;
   /** Milliseconds since the epoch; tests pass a fake clock. */
   now: () => number;
+  /** Port of the database router (`<role>.<ref>` users), on the server's host; off when absent. */
+  databaseRouterPort?: number;
 }
 
 export type TokenCommand =
@@ -22,6 +24,7 @@ export const managementOptions = {
   "platform-database-url": { type: "string" },
   "project-servers": { type: "string" },
   "rate-limit": { type: "string" },
+  "database-router-port": { type: "string" },
   email: { type: "string" },
   name: { type: "string" },
   id: { type: "string" },
@@ -33,6 +36,8 @@ Management API (serves /v1 when a platform database is given):
   --project-servers LIST       comma-separated superuser URLs of the servers holding projects,
                                default: the platform's server [PROJECT_SERVERS]
   --rate-limit N               requests per user per minute, default 60 [MGMT_RATE_LIMIT]
+  --database-router-port N     route PostgreSQL connections of users <role>.<ref> to the
+                               project's database on this port, default off [DATABASE_ROUTER_PORT]
 
   token create --email E [--name N]   print a new personal access token (creates the user)
   token list --email E                list a user's tokens (never the secrets)
@@ -54,11 +59,16 @@ export function parseManagementConfig(pick: Pick, fail: Fail): ManagementConfig 
   if (!/^\d+$/.test(rateText) || Number(rateText) < 1) {
     fail(`rate limit must be an integer of at least 1, got "${rateText}"`);
   }
+  const routerText = pick("database-router-port", "DATABASE_ROUTER_PORT");
+  if (routerText !== undefined && (!/^\d+$/.test(routerText) || Number(routerText) > 65535)) {
+    fail(`database router port must be an integer from 0 to 65535, got "${routerText}"`);
+  }
   return {
     platformDatabaseUrl,
     projectServers: servers.length > 0 ? servers : [platformDatabaseUrl],
     rateLimit: Number(rateText),
     now: Date.now,
+    ...(routerText !== undefined ? { databaseRouterPort: Number(routerText) } : {}),
   };
 }
 

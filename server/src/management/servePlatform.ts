@@ -7,11 +7,15 @@ import type { PlatformServerConfig } from "../config";
 import { dataApiSettings, managementPlugin, type ManagementPluginOptions } from "./plugin";
 import { projectPathPrefix } from "./dataApi/projectGraphql";
 import type { Services } from "./services";
+import { DatabaseRouter } from "./router/databaseRouter";
+import { projectRoutes } from "./router/projectRoutes";
 
 export interface PlatformRunning {
   fastify: FastifyInstance;
   baseUrl: string;
   services: Services;
+  /** The database router's port, when it runs. */
+  routerPort?: number;
   close(): Promise<void>;
 }
 
@@ -47,12 +51,15 @@ export async function servePlatform(
   await fastify.listen({ host: config.host, port: config.port });
   const address = fastify.server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const routerPort = config.management.databaseRouterPort;
+  const router = routerPort === undefined ? undefined : new DatabaseRouter(projectRoutes(services!.projects));
   let closing: Promise<void> | undefined;
   return {
     fastify,
     baseUrl: `http://${host}:${address.port}`,
     services: services!,
-    close: () => (closing ??= fastify.close()),
+    ...(router ? { routerPort: await router.listen(routerPort!, config.host) } : {}),
+    close: () => (closing ??= Promise.all([fastify.close(), router?.close()]).then(() => undefined)),
   };
 }
 

@@ -5,6 +5,7 @@ import type { DataApiSettings } from "./dataApi/projectPools";
 import type { FastifyBaseLogger } from "fastify";
 import { ProjectPools } from "./dataApi/projectPools";
 import { ProjectAuthenticators } from "./auth/projectAuthenticators";
+import { ProjectLogins } from "./project/projectLogins";
 import type { ManagementConfig } from "./managementConfig";
 import { ensurePlatformDatabase, migrate } from "./platform/migrate";
 import { SqlPool } from "./platform/sql";
@@ -26,6 +27,8 @@ export interface Services {
   provisioner: Provisioner;
   /** Data API pools, one per project in use. */
   pools: ProjectPools;
+  /** The platform's logins into project databases (SQL, migrations, types, advisors). */
+  logins: ProjectLogins;
   close(): Promise<void>;
 }
 
@@ -72,6 +75,7 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       servers,
       provisioner,
       pools,
+      logins: new ProjectLogins(platform, servers),
       async close() {
         await pools.closeAll();
         await platform.end();

@@ -6,10 +6,19 @@ export interface ProjectNames {
   database: string;
   owner: string;
   authenticator: string;
+  /** The platform's own logins into the database (made on first use by the SQL endpoints). */
+  ownerLogin: string;
+  readOnly: string;
 }
 
 export function projectNames(ref: string): ProjectNames {
-  return { database: ref, owner: `${ref}_owner`, authenticator: `${ref}_authenticator` };
+  return {
+    database: ref,
+    owner: `${ref}_owner`,
+    authenticator: `${ref}_authenticator`,
+    ownerLogin: `${ref}_login`,
+    readOnly: `${ref}_readonly`,
+  };
 }
 
 /** Run on the server's maintenance database, one statement at a time. */
@@ -54,7 +63,7 @@ export function dropDatabaseDdl(names: ProjectNames): string {
 }
 
 export function dropRolesDdl(names: ProjectNames): string[] {
-  return [format("drop role if exists %I", names.authenticator), format("drop role if exists %I", names.owner)];
+  return [names.readOnly, names.ownerLogin, names.authenticator, names.owner].map((role) => format("drop role if exists %I", role));
 }
 
 export function setConnectionsDdl(names: ProjectNames, allowed: boolean): string {

@@ -2,6 +2,10 @@
 // (its handlers keyed by operationId) added to this list; the OpenAPI document served and the
 // routes registered follow from the handlers present.
 import type { ApiArea, OperationHandler } from "./operation";
+import { databaseQueryArea } from "./databaseQuery";
+import { migrationsArea } from "./migrations";
+import { typesArea } from "./types";
+import { advisorsArea } from "./advisors";
 import { organizationsArea } from "./organizations";
 import { projectApiKeysArea } from "./projectApiKeys";
 import { projectHealthArea } from "./projectHealth";
@@ -24,6 +28,10 @@ export const apiAreas: ApiArea[] = [
   authConfigArea,
   thirdPartyAuthArea,
   ssoProvidersArea,
+  databaseQueryArea,
+  migrationsArea,
+  typesArea,
+  advisorsArea,
 ];
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {

@@ -2,6 +2,7 @@
 // versions never change.
 import platform from "./0001_platform";
 import keys from "./0100_keys";
+import projectLogins from "./0200_project_logins";
 
 export interface Migration {
   version: number;
@@ -9,4 +10,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [platform, keys];
+export const migrations: Migration[] = [platform, keys, projectLogins];
