@@ -11,6 +11,9 @@ import type { ManagementPluginOptions } from "../../server/src/management/plugin
 
 let counter = 0;
 
+/** The secrets key of every test platform (32 bytes). */
+export const testSecretsKey = Buffer.alloc(32, 7);
+
 export function clusterUrl(info: ClusterInfo, database = "postgres", user = "postgres"): string {
   return `postgresql://${encodeURIComponent(user)}@/${encodeURIComponent(database)}?host=${encodeURIComponent(info.host)}&port=${info.port}`;
 }
@@ -64,6 +67,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         projectServers: options.projectServers ?? [clusterUrl(info)],
         rateLimit: options.rateLimit ?? 1000,
         now: options.now ?? Date.now,
+        secretsKey: testSecretsKey,
       },
     },
     { ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}), ...(options.areas ? { areas: options.areas } : {}) },

@@ -11,6 +11,8 @@ export interface ManagementConfig {
   rateLimit: number;
   /** Milliseconds since the epoch; tests pass a fake clock. */
   now: () => number;
+  /** AES-256 key that encrypts project secrets at rest; without it the secrets endpoints refuse. */
+  secretsKey?: Buffer;
 }
 
 export type TokenCommand =
@@ -22,6 +24,7 @@ export const managementOptions = {
   "platform-database-url": { type: "string" },
   "project-servers": { type: "string" },
   "rate-limit": { type: "string" },
+  "secrets-key": { type: "string" },
   email: { type: "string" },
   name: { type: "string" },
   id: { type: "string" },
@@ -33,6 +36,8 @@ Management API (serves /v1 when a platform database is given):
   --project-servers LIST       comma-separated superuser URLs of the servers holding projects,
                                default: the platform's server [PROJECT_SERVERS]
   --rate-limit N               requests per user per minute, default 60 [MGMT_RATE_LIMIT]
+  --secrets-key HEX            64 hex digits: the AES-256 key encrypting project secrets at
+                               rest; without it the secrets endpoints refuse [SECRETS_KEY]
 
   token create --email E [--name N]   print a new personal access token (creates the user)
   token list --email E                list a user's tokens (never the secrets)
@@ -54,11 +59,14 @@ export function parseManagementConfig(pick: Pick, fail: Fail): ManagementConfig 
   if (!/^\d+$/.test(rateText) || Number(rateText) < 1) {
     fail(`rate limit must be an integer of at least 1, got "${rateText}"`);
   }
+  const keyText = pick("secrets-key", "SECRETS_KEY");
+  if (keyText !== undefined && !/^[0-9a-fA-F]{64}$/.test(keyText)) fail("secrets key must be 64 hex digits (32 bytes)");
   return {
     platformDatabaseUrl,
     projectServers: servers.length > 0 ? servers : [platformDatabaseUrl],
     rateLimit: Number(rateText),
     now: Date.now,
+    ...(keyText !== undefined ? { secretsKey: Buffer.from(keyText, "hex") } : {}),
   };
 }
 

@@ -12,6 +12,8 @@ import { Provisioner, type ProvisionStep } from "./provision/provisioner";
 import { OrganizationStore } from "./store/organizationStore";
 import { ProjectStore } from "./store/projectStore";
 import { RateLimitStore } from "./store/rateLimitStore";
+import { SecretCipher } from "./store/secretCipher";
+import { SecretStore } from "./store/secretStore";
 import { UserStore } from "./store/userStore";
 
 export interface Services {
@@ -21,6 +23,7 @@ export interface Services {
   organizations: OrganizationStore;
   projects: ProjectStore;
   rateLimits: RateLimitStore;
+  secrets: SecretStore;
   servers: ProjectServers;
   provisioner: Provisioner;
   /** Data API pools, one per project in use. */
@@ -68,6 +71,7 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       organizations: new OrganizationStore(platform),
       projects,
       rateLimits: new RateLimitStore(platform, config.rateLimit, config.now),
+      secrets: new SecretStore(platform, config.secretsKey ? new SecretCipher(config.secretsKey) : undefined),
       servers,
       provisioner,
       pools,
