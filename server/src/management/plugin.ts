@@ -3,6 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ServerConfig } from "../config";
 import { registerProjectGraphql } from "./dataApi/projectGraphql";
+import { registerFunctionUploads } from "./functions/functionUploads";
 import type { DataApiSettings } from "./dataApi/projectPools";
 import { v1Api } from "./http/v1Api";
 import type { ManagementConfig } from "./managementConfig";
@@ -29,6 +30,7 @@ export async function managementPlugin(fastify: FastifyInstance, options: Manage
   });
   fastify.addHook("onClose", () => services.close());
   options.onServices?.(services);
+  await registerFunctionUploads(fastify);
   await fastify.register(v1Api, { services, ...(options.areas ? { areas: options.areas } : {}) });
   await fastify.register(registerProjectGraphql, { pools: services.pools });
 }

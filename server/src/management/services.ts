@@ -11,6 +11,7 @@ import { ProjectServers } from "./provision/projectServers";
 import { Provisioner, type ProvisionStep } from "./provision/provisioner";
 import { OrganizationStore } from "./store/organizationStore";
 import { ProjectStore } from "./store/projectStore";
+import { FunctionStore } from "./store/functionStore";
 import { RateLimitStore } from "./store/rateLimitStore";
 import { SecretCipher } from "./store/secretCipher";
 import { SecretStore } from "./store/secretStore";
@@ -24,6 +25,7 @@ export interface Services {
   projects: ProjectStore;
   rateLimits: RateLimitStore;
   secrets: SecretStore;
+  functions: FunctionStore;
   servers: ProjectServers;
   provisioner: Provisioner;
   /** Data API pools, one per project in use. */
@@ -71,6 +73,7 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       organizations: new OrganizationStore(platform),
       projects,
       rateLimits: new RateLimitStore(platform, config.rateLimit, config.now),
+      functions: new FunctionStore(platform),
       secrets: new SecretStore(platform, config.secretsKey ? new SecretCipher(config.secretsKey) : undefined),
       servers,
       provisioner,

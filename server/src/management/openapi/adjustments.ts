@@ -30,4 +30,16 @@ const createOrganizationBody: Adjustment = (doc) => {
   if (body) body.properties.name = { ...body.properties.name, minLength: 1 };
 };
 
-export const adjustments: Adjustment[] = [dropNonStandardKeywords, createProjectBody, createOrganizationBody];
+/** Function uploads: a multipart deploy is read part by part by its handler, and an eszip
+ * arrives as bytes (a Buffer), so neither has a body schema to validate. */
+const functionUploads: Adjustment = (doc) => {
+  for (const path of ["/v1/projects/{ref}/functions", "/v1/projects/{ref}/functions/{function_slug}", "/v1/projects/{ref}/functions/deploy"]) {
+    for (const operation of Object.values(doc.paths[path] ?? {}) as { requestBody?: { content: Record<string, { schema?: unknown }> } }[]) {
+      for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) {
+        if (type !== "application/json") media.schema = {};
+      }
+    }
+  }
+};
+
+export const adjustments: Adjustment[] = [dropNonStandardKeywords, createProjectBody, createOrganizationBody, functionUploads];

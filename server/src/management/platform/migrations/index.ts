@@ -2,6 +2,7 @@
 // versions never change.
 import platform from "./0001_platform";
 import secrets from "./0400_secrets";
+import functions from "./0401_functions";
 
 export interface Migration {
   version: number;
@@ -9,4 +10,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [platform, secrets];
+export const migrations: Migration[] = [platform, secrets, functions];
