@@ -1,20 +1,12 @@
 // The real `supabase` CLI (npm `supabase`, its Linux binary from @supabase/cli-linux-x64)
 // pointed at this server through a profile file: orgs list, projects list, projects create and
 // projects api-keys. No network: telemetry and the update check are off, HOME is a temp folder.
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { api, graphqlAt, startPlatform, type TestPlatform } from "./support";
-
-const require = createRequire(import.meta.url);
-const binary = join(dirname(require.resolve("@supabase/cli-linux-x64/package.json")), "bin", "supabase");
+import { supabaseCli, type CliRun, type SupabaseCli } from "./supabaseCliRunner";
 
 let platform: TestPlatform;
-let home: string;
-let profile: string;
+let cli: SupabaseCli;
 let token: string;
 let slug: string;
 
@@ -22,41 +14,16 @@ beforeAll(async () => {
   platform = await startPlatform();
   token = await platform.token("cli@example.com");
   slug = (await api(platform.baseUrl, token, "POST", "/v1/organizations", { name: "CLI Org" })).body.slug;
-  home = mkdtempSync(join(tmpdir(), "supabase-cli-"));
-  profile = join(home, "profile.yaml");
-  writeFileSync(
-    profile,
-    [`name: pg-graphql-test`, `api_url: ${platform.baseUrl}`, `dashboard_url: ${platform.baseUrl}`, `project_host: localhost`, ""].join("\n"),
-  );
+  cli = supabaseCli(platform.baseUrl, token);
 });
 afterAll(async () => {
   const projects = await api(platform.baseUrl, token, "GET", "/v1/projects");
   for (const p of projects.body ?? []) await api(platform.baseUrl, token, "DELETE", `/v1/projects/${p.ref}`);
   await platform.close();
-  rmSync(home, { recursive: true, force: true });
+  cli.remove();
 });
 
-function supabase(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      binary,
-      [...args, "--profile", profile],
-      {
-        cwd: home,
-        timeout: 60_000,
-        env: {
-          PATH: process.env.PATH ?? "",
-          HOME: home,
-          SUPABASE_ACCESS_TOKEN: token,
-          SUPABASE_TELEMETRY_DISABLED: "1",
-          SUPABASE_NO_UPDATE_NOTIFIER: "1",
-          CI: "1",
-        },
-      },
-      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const supabase = (...args: string[]): Promise<CliRun> => cli.run(...args);
 
 it("lists organizations", async () => {
   const r = await supabase("orgs", "list", "--output-format", "json");

@@ -46,7 +46,8 @@ function checkMetadata(value: unknown): BundleMetadata {
   if (typeof value !== "object" || value === null) throw new ApiError(400, "A deploy needs a metadata field: a JSON object with entrypoint_path");
   const m = value as Record<string, unknown>;
   const text = (key: string, required: boolean) => {
-    if (m[key] === undefined && !required) return undefined;
+    // The CLI sends "" for an absent import map.
+    if ((m[key] === undefined || m[key] === "") && !required) return undefined;
     if (typeof m[key] !== "string" || m[key] === "") throw new ApiError(400, `metadata.${key} must be a non-empty string`);
     return m[key] as string;
   };
