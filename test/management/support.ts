@@ -8,6 +8,7 @@ import type { ClusterInfo } from "../harness/cluster";
 import { runTokenCommand } from "../../server/src/management/cli/tokenCommand";
 import { servePlatform, type PlatformRunning } from "../../server/src/management/servePlatform";
 import type { ManagementPluginOptions } from "../../server/src/management/plugin";
+import { dropLogsDatabase } from "../../server/src/management/logs/logsDatabase";
 
 let counter = 0;
 
@@ -84,6 +85,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       await running.close();
       if (!closeOptions.keepDatabase) {
         await adminQuery(clusterUrl(info), `drop database if exists "${platformDatabase}" with (force)`);
+        await dropLogsDatabase(clusterUrl(info), platformDatabase);
       }
     },
   };

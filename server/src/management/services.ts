@@ -12,6 +12,9 @@ import { Provisioner, type ProvisionStep } from "./provision/provisioner";
 import { OrganizationStore } from "./store/organizationStore";
 import { ProjectStore } from "./store/projectStore";
 import { FunctionStore } from "./store/functionStore";
+import { openLogsDatabase } from "./logs/logsDatabase";
+import { LogQueries } from "./logs/logQueries";
+import { LogWriter } from "./logs/logWriter";
 import { RateLimitStore } from "./store/rateLimitStore";
 import { SecretCipher } from "./store/secretCipher";
 import { SecretStore } from "./store/secretStore";
@@ -26,6 +29,9 @@ export interface Services {
   rateLimits: RateLimitStore;
   secrets: SecretStore;
   functions: FunctionStore;
+  /** Batches request log events into the logs database. */
+  logWriter: LogWriter;
+  logs: LogQueries;
   servers: ProjectServers;
   provisioner: Provisioner;
   /** Data API pools, one per project in use. */
@@ -64,6 +70,8 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       release: (ref) => pools.release(ref),
       ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
     });
+    const logsDb = await openLogsDatabase(config.platformDatabaseUrl);
+    const logWriter = new LogWriter(logsDb.writer, { intervalMs: 1000, maxBatch: 500, maxPending: 50_000, log: options.log });
     const finished = await provisioner.reconcile();
     if (finished.length > 0) options.log.warn({ refs: finished }, "removed projects left half made or half removed");
     return {
@@ -74,12 +82,16 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       projects,
       rateLimits: new RateLimitStore(platform, config.rateLimit, config.now),
       functions: new FunctionStore(platform),
+      logWriter,
+      logs: new LogQueries(logsDb, logWriter),
       secrets: new SecretStore(platform, config.secretsKey ? new SecretCipher(config.secretsKey) : undefined),
       servers,
       provisioner,
       pools,
       async close() {
         await pools.closeAll();
+        await logWriter.close();
+        await logsDb.close();
         await platform.end();
       },
     };

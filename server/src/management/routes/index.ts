@@ -2,6 +2,7 @@
 // (its handlers keyed by operationId) added to this list; the OpenAPI document served and the
 // routes registered follow from the handlers present.
 import type { ApiArea, OperationHandler } from "./operation";
+import { analyticsArea } from "./analytics";
 import { functionsArea } from "./functions";
 import { organizationsArea } from "./organizations";
 import { projectApiKeysArea } from "./projectApiKeys";
@@ -10,7 +11,7 @@ import { projectLifecycleArea } from "./projectLifecycle";
 import { projectsArea } from "./projects";
 import { secretsArea } from "./secrets";
 
-export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea, projectLifecycleArea, projectHealthArea, secretsArea, functionsArea];
+export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea, projectLifecycleArea, projectHealthArea, secretsArea, functionsArea, analyticsArea];
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {
   const handlers = new Map<string, OperationHandler>();
