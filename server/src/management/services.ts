@@ -11,6 +11,7 @@ import { ProjectServers } from "./provision/projectServers";
 import { Provisioner, type ProvisionStep } from "./provision/provisioner";
 import { OrganizationStore } from "./store/organizationStore";
 import { ProjectStore } from "./store/projectStore";
+import { BranchStore } from "./store/branchStore";
 import { FunctionStore } from "./store/functionStore";
 import { openLogsDatabase } from "./logs/logsDatabase";
 import { LogQueries } from "./logs/logQueries";
@@ -29,6 +30,7 @@ export interface Services {
   rateLimits: RateLimitStore;
   secrets: SecretStore;
   functions: FunctionStore;
+  branches: BranchStore;
   /** Batches request log events into the logs database. */
   logWriter: LogWriter;
   logs: LogQueries;
@@ -82,6 +84,7 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       projects,
       rateLimits: new RateLimitStore(platform, config.rateLimit, config.now),
       functions: new FunctionStore(platform),
+      branches: new BranchStore(platform),
       logWriter,
       logs: new LogQueries(logsDb, logWriter),
       secrets: new SecretStore(platform, config.secretsKey ? new SecretCipher(config.secretsKey) : undefined),

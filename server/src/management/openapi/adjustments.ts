@@ -42,4 +42,14 @@ const functionUploads: Adjustment = (doc) => {
   }
 };
 
-export const adjustments: Adjustment[] = [dropNonStandardKeywords, createProjectBody, createOrganizationBody, functionUploads];
+/** Branch config: `exclusiveMinimum: true` is OpenAPI 3.0's boolean form, which the JSON Schema
+ * draft of the serializer rejects; a port is at least 1. */
+const branchConfigPort: Adjustment = (doc) => {
+  const port = doc.components.schemas["BranchDetailResponse"]?.properties.db_port;
+  if (port) {
+    delete port.exclusiveMinimum;
+    port.minimum = 1;
+  }
+};
+
+export const adjustments: Adjustment[] = [dropNonStandardKeywords, createProjectBody, createOrganizationBody, functionUploads, branchConfigPort];

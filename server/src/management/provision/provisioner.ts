@@ -18,6 +18,7 @@ import {
 } from "./projectDdl";
 import type { ProjectServers } from "./projectServers";
 import { scramVerifier } from "./scramVerifier";
+import { transferOwnershipSql } from "../branches/branchDdl";
 
 export type ProvisionStep = "recorded" | "roles" | "database" | "prepared";
 
@@ -34,6 +35,8 @@ export interface NewProjectInput {
   name: string;
   region: string;
   dbPass: string;
+  /** A branch: made on its parent's server, as a copy of the parent's database when `copy`. */
+  parent?: { record: ProjectRecord; copy: boolean };
 }
 
 // Arbitrary constant naming the per-project locks (the second key is hashtext(ref)).
@@ -62,7 +65,7 @@ export class Provisioner {
   async create(input: NewProjectInput): Promise<ProjectRecord> {
     const ref = randomRef();
     const names = projectNames(ref);
-    const server = this.servers.leastUsed(await this.store.countByServer());
+    const server = input.parent ? this.servers.get(input.parent.record.server) : this.servers.leastUsed(await this.store.countByServer());
     return this.locked(ref, async () => {
       const record = await this.store.insert({
         ref,
@@ -77,7 +80,7 @@ export class Provisioner {
         jwt_secret: randomBytes(32).toString("base64url"),
       });
       try {
-        await this.build(record, input.dbPass);
+        await this.build(record, input.dbPass, input.parent?.copy ? input.parent.record : undefined);
       } catch (e) {
         await this.undo(record).catch((undoError: unknown) =>
           this.options.log.error({ err: undoError, ref }, "undoing a failed project create failed; the reconciler will finish it"),
@@ -89,7 +92,7 @@ export class Provisioner {
     });
   }
 
-  private async build(record: ProjectRecord, dbPass: string): Promise<void> {
+  private async build(record: ProjectRecord, dbPass: string, copyOf: ProjectRecord | undefined): Promise<void> {
     const checkpoint = this.options.checkpoint ?? (async () => {});
     const names = projectNames(record.ref);
     const adminUrl = this.servers.get(record.server).adminUrl;
@@ -97,10 +100,14 @@ export class Provisioner {
     await withConnection(adminUrl, async (sql) => {
       for (const ddl of createRolesDdl(names, scramVerifier(dbPass), scramVerifier(record.authenticator_password))) await sql.rows(ddl);
       await checkpoint("roles", record.ref);
-      await sql.rows(createDatabaseDdl(names, this.servers.templateDatabase));
+      if (copyOf) await this.options.release(copyOf.ref);
+      await sql.rows(createDatabaseDdl(names, copyOf?.database_name ?? this.servers.templateDatabase));
     });
     await checkpoint("database", record.ref);
-    await withConnection(this.servers.adminUrlFor(record.server, names.database), (sql) => sql.rows(prepareDatabaseDdl(names)));
+    await withConnection(this.servers.adminUrlFor(record.server, names.database), async (sql) => {
+      await sql.rows(prepareDatabaseDdl(names));
+      if (copyOf) await sql.rows(transferOwnershipSql(copyOf.owner_role, names.owner));
+    });
     await checkpoint("prepared", record.ref);
   }
 

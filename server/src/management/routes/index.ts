@@ -3,6 +3,7 @@
 // routes registered follow from the handlers present.
 import type { ApiArea, OperationHandler } from "./operation";
 import { analyticsArea } from "./analytics";
+import { branchesArea } from "./branches";
 import { functionsArea } from "./functions";
 import { organizationsArea } from "./organizations";
 import { projectApiKeysArea } from "./projectApiKeys";
@@ -11,7 +12,7 @@ import { projectLifecycleArea } from "./projectLifecycle";
 import { projectsArea } from "./projects";
 import { secretsArea } from "./secrets";
 
-export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea, projectLifecycleArea, projectHealthArea, secretsArea, functionsArea, analyticsArea];
+export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea, projectLifecycleArea, projectHealthArea, secretsArea, functionsArea, analyticsArea, branchesArea];
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {
   const handlers = new Map<string, OperationHandler>();

@@ -3,6 +3,7 @@
 import platform from "./0001_platform";
 import secrets from "./0400_secrets";
 import functions from "./0401_functions";
+import branches from "./0402_branches";
 
 export interface Migration {
   version: number;
@@ -10,4 +11,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [platform, secrets, functions];
+export const migrations: Migration[] = [platform, secrets, functions, branches];
