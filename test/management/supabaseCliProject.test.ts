@@ -73,3 +73,29 @@ describe("functions", () => {
     expect((await call("GET", `/v1/projects/${ref}/functions`)).body).toEqual([]);
   });
 });
+
+describe("branches", () => {
+  it("creates, lists, gets and deletes a branch", async () => {
+    const created = await cli.run("branches", "create", "cli-branch", "--with-data", `--remote=${ref}`, "--yes", "--output-format", "json");
+    expect(created.code, created.stderr + created.stdout).toBe(0);
+    const branch = (await call("GET", `/v1/projects/${ref}/branches/cli-branch`)).body;
+    expect(branch).toMatchObject({ name: "cli-branch", with_data: true, parent_project_ref: ref });
+
+    const listed = await cli.run("branches", "list", `--remote=${ref}`, "--output-format", "json");
+    expect(listed.code, listed.stderr + listed.stdout).toBe(0);
+    expect(listed.stdout).toContain("cli-branch");
+
+    // `branches get` also reads the branch's pooler config, an endpoint of the settings area:
+    // checked whenever this server serves it.
+    const document = (await api(platform.baseUrl, undefined, "GET", "/v1/openapi.json")).body;
+    if (document.paths["/v1/projects/{ref}/config/database/pooler"]?.get) {
+      const got = await cli.run("branches", "get", "cli-branch", `--remote=${ref}`, "--output-format", "json");
+      expect(got.code, got.stderr + got.stdout).toBe(0);
+      expect(got.stdout).toContain(branch.project_ref);
+    }
+
+    const deleted = await cli.run("branches", "delete", "cli-branch", `--remote=${ref}`, "--yes");
+    expect(deleted.code, deleted.stderr + deleted.stdout).toBe(0);
+    expect((await call("GET", `/v1/projects/${ref}/branches`)).body).toEqual([]);
+  });
+});
