@@ -47,8 +47,8 @@ afterAll(async () => {
 });
 
 describe("branches", () => {
-  let dataBranch: { id: string; project_ref: string };
-  let schemaBranch: { id: string; project_ref: string };
+  let dataBranch: { id: string; project_ref: string; status: string };
+  let schemaBranch: { id: string; project_ref: string; status: string };
 
   it("with data: a copy of the parent's database, owned by the branch's own role", async () => {
     dataBranch = await branchOf("with-rows", true);
