@@ -1,5 +1,6 @@
 // The real `supabase` CLI on one project's services: secrets list/set/unset, functions
-// deploy (bundled server-side, no Docker)/list/download/delete, branches list/create/get/delete.
+// deploy (bundled server-side, no Docker)/list/download/delete, branches list/create/get/delete,
+// and logs (the CLI reads analytics/endpoints/logs).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -97,5 +98,15 @@ describe("branches", () => {
     const deleted = await cli.run("branches", "delete", "cli-branch", `--remote=${ref}`, "--yes");
     expect(deleted.code, deleted.stderr + deleted.stdout).toBe(0);
     expect((await call("GET", `/v1/projects/${ref}/branches`)).body).toEqual([]);
+  });
+});
+
+describe("logs", () => {
+  it("reads the project's edge logs through the CLI", async () => {
+    expect((await call("GET", `/v1/projects/${ref}`)).status).toBe(200);
+    const r = await cli.run("logs", `--remote=${ref}`, "--sql", "select event_message from edge_logs", "--output-format", "json");
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(r.stdout).toContain(`GET | 200 | `);
+    expect(r.stdout).toContain(`/v1/projects/${ref}`);
   });
 });

@@ -52,4 +52,11 @@ const branchConfigPort: Adjustment = (doc) => {
   }
 };
 
-export const adjustments: Adjustment[] = [dropNonStandardKeywords, createProjectBody, createOrganizationBody, functionUploads, branchConfigPort];
+/** The CLI's `logs --remote` reads `analytics/endpoints/logs`, which the document does not list:
+ * served by the logs.all handler. */
+const cliLogsPath: Adjustment = (doc) => {
+  const all = doc.paths["/v1/projects/{ref}/analytics/endpoints/logs.all"]?.["get"];
+  if (all) doc.paths["/v1/projects/{ref}/analytics/endpoints/logs"] = { get: { ...all } };
+};
+
+export const adjustments: Adjustment[] = [dropNonStandardKeywords, createProjectBody, createOrganizationBody, functionUploads, branchConfigPort, cliLogsPath];
