@@ -1,7 +1,9 @@
 // Branches stage: the work behind branch operations, each reported as an action run with its
 // logs — replaying the parent's migrations on a new branch, merging the branch's new migrations
-// into the parent, resetting a branch to the parent's migrations, and the SQL a merge would run.
+// into the parent, resetting a branch to the parent's migrations — and the schema difference.
 import { randomBytes } from "node:crypto";
+import { createClient } from "@pgkit/client";
+import { run as migra } from "@pgkit/migra";
 import { withConnection } from "../platform/sql";
 import { createDatabaseDdl, dropDatabaseDdl, prepareDatabaseDdl, projectNames } from "../provision/projectDdl";
 import type { Services } from "../services";
@@ -30,7 +32,7 @@ export async function reportedRun(services: Services, branch: BranchRecord, step
 }
 
 /** Migrations of `from` whose versions `to` does not have, in version order. */
-export async function missingMigrations(services: Services, from: ProjectRecord, to: ProjectRecord): Promise<Migration[]> {
+async function missingMigrations(services: Services, from: ProjectRecord, to: ProjectRecord): Promise<Migration[]> {
   const source = await onDatabase(services, from, migrationsOf);
   const present = new Set((await onDatabase(services, to, migrationsOf)).map((m) => m.version));
   return source.filter((m) => !present.has(m.version));
@@ -58,6 +60,20 @@ export async function resetBranchDatabase(services: Services, parent: ProjectRec
   await onDatabase(services, branchProject, (sql) => sql.rows(prepareDatabaseDdl(names)));
   log.push(`database ${names.database} made again from the template`);
   await replayMigrations(services, parent, branchProject, log);
+}
+
+/** The SQL that makes `schemas` of the parent's database like the branch's (`@pgkit/migra`,
+ * destructive statements included). */
+export async function schemaDiff(services: Services, parent: ProjectRecord, branch: ProjectRecord, schemas: string[]): Promise<string> {
+  const from = createClient(services.servers.adminUrlFor(parent.server, parent.database_name));
+  const to = createClient(services.servers.adminUrlFor(branch.server, branch.database_name));
+  try {
+    let sql = "";
+    for (const schema of schemas) sql += (await migra(from, to, { unsafe: true, schema })).sql;
+    return sql;
+  } finally {
+    await Promise.all([from.end(), to.end()]);
+  }
 }
 
 export function newBranchPassword(): string {

@@ -1,9 +1,9 @@
 // Routes (Management API): branches — each a project of its own made from its parent (a copy of
 // its database with `with_data`, else its migrations replayed), its config, merge and reset run
-// for real and reported as action runs, and the SQL a merge would apply.
+// for real and reported as action runs, and the schema difference as SQL.
 import { ApiError, forbidden } from "../http/apiError";
 import { sqlState } from "../platform/sql";
-import { missingMigrations, newBranchPassword, replayMigrations, reportedRun, resetBranchDatabase } from "../branches/branchWork";
+import { newBranchPassword, replayMigrations, reportedRun, resetBranchDatabase, schemaDiff } from "../branches/branchWork";
 import type { ActionRun, BranchRecord } from "../store/branchStore";
 import type { ProjectRecord } from "../store/projectStore";
 import { requireProject } from "./access";
@@ -173,9 +173,8 @@ export const branchesArea: ApiArea = {
 
   "v1-diff-a-branch": async (call) => {
     const { project, parent } = await requireBranch(call);
-    const missing = await missingMigrations(call.services, project, parent);
-    const sql = missing.map((m) => `-- migration ${m.version}${m.name ? ` ${m.name}` : ""}\n${m.statements.map((s) => `${s.trim().replace(/;$/, "")};`).join("\n")}\n`).join("\n");
-    return { status: 200, body: sql, contentType: "text/plain; charset=utf-8" };
+    const included = ((call.query["included_schemas"] as string | undefined) ?? "public").split(",").map((x) => x.trim()).filter((x) => x !== "");
+    return { status: 200, body: await schemaDiff(call.services, parent, project, included), contentType: "text/plain; charset=utf-8" };
   },
 
   "v1-list-action-runs": async (call) => {
