@@ -1,6 +1,7 @@
 // Branches over real HTTP on real databases: a branch with data has the parent's rows, one
 // without has its schema from the replayed migrations; a migration made on a branch and merged
 // appears on the parent and in its GraphQL; reset, diff, action runs with logs; delete.
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterInfo } from "../harness/db";
 import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, tracesOf, type TestPlatform } from "./support";
@@ -57,6 +58,24 @@ describe("branches", () => {
     expect(rows.map((r) => r.body)).toEqual(["kept", "also kept"]);
     const [owner] = await adminQuery(dbUrl(dataBranch.project_ref), "select tableowner from pg_tables where tablename = 'notes'");
     expect(owner.tableowner).toBe(`${dataBranch.project_ref}_owner`);
+  });
+
+  it("with data while another session holds the parent: copied by dump and restore", async () => {
+    const held = new pg.Client({ connectionString: dbUrl(parent) });
+    await held.connect();
+    try {
+      const busy = await branchOf("while-busy", true);
+      const rows = await adminQuery(dbUrl(busy.project_ref), "select body from public.notes order by id");
+      expect(rows.map((r) => r.body)).toEqual(["kept", "also kept"]);
+      const [owner] = await adminQuery(dbUrl(busy.project_ref), "select tableowner from pg_tables where tablename = 'notes'");
+      expect(owner.tableowner).toBe(`${busy.project_ref}_owner`);
+      const anon = (await call("GET", `/v1/projects/${busy.project_ref}/api-keys`)).body[0].api_key as string;
+      const gql = await graphqlAt(`${platform.baseUrl}/project/${busy.project_ref}/graphql/v1`, anon, "{ notesCollection { edges { node { body } } } }");
+      expect(gql.body.data.notesCollection.edges).toHaveLength(2);
+      expect((await call("DELETE", `/v1/branches/${busy.project_ref}`)).status).toBe(200);
+    } finally {
+      await held.end();
+    }
   });
 
   it("without data: the parent's migrations replayed on an empty database", async () => {

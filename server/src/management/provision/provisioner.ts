@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import { ApiError } from "../http/apiError";
-import { withConnection, type SqlPool } from "../platform/sql";
+import { sqlState, withConnection, type Sql, type SqlPool } from "../platform/sql";
 import { randomRef } from "../store/randomRef";
 import type { ProjectRecord, ProjectStore } from "../store/projectStore";
 import {
@@ -14,11 +14,13 @@ import {
   dropRolesDdl,
   prepareDatabaseDdl,
   projectNames,
+  type ProjectNames,
   setConnectionsDdl,
 } from "./projectDdl";
 import type { ProjectServers } from "./projectServers";
 import { scramVerifier } from "./scramVerifier";
 import { transferOwnershipSql } from "../branches/branchDdl";
+import { copyByDump } from "../branches/copyByDump";
 
 export type ProvisionStep = "recorded" | "roles" | "database" | "prepared";
 
@@ -96,19 +98,36 @@ export class Provisioner {
     const checkpoint = this.options.checkpoint ?? (async () => {});
     const names = projectNames(record.ref);
     const adminUrl = this.servers.get(record.server).adminUrl;
+    let copied = false;
     await checkpoint("recorded", record.ref);
     await withConnection(adminUrl, async (sql) => {
       for (const ddl of createRolesDdl(names, scramVerifier(dbPass), scramVerifier(record.authenticator_password))) await sql.rows(ddl);
       await checkpoint("roles", record.ref);
       if (copyOf) await this.options.release(copyOf.ref);
-      await sql.rows(createDatabaseDdl(names, copyOf?.database_name ?? this.servers.templateDatabase));
+      copied = copyOf !== undefined && (await this.createCopy(sql, names, copyOf));
+      if (!copied) await sql.rows(createDatabaseDdl(names, this.servers.templateDatabase));
     });
     await checkpoint("database", record.ref);
-    await withConnection(this.servers.adminUrlFor(record.server, names.database), async (sql) => {
+    const url = this.servers.adminUrlFor(record.server, names.database);
+    await withConnection(url, async (sql) => {
       await sql.rows(prepareDatabaseDdl(names));
-      if (copyOf) await sql.rows(transferOwnershipSql(copyOf.owner_role, names.owner));
+      if (copied) await sql.rows(transferOwnershipSql(copyOf!.owner_role, names.owner));
     });
+    if (copyOf && !copied) {
+      await copyByDump(this.servers.adminUrlFor(copyOf.server, copyOf.database_name), url, names.owner, (line) => this.options.log.info({ ref: record.ref }, line));
+    }
     await checkpoint("prepared", record.ref);
+  }
+
+  /** A copy of the parent's database as a template; false when other sessions hold it open. */
+  private async createCopy(sql: Sql, names: ProjectNames, parent: ProjectRecord): Promise<boolean> {
+    try {
+      await sql.rows(createDatabaseDdl(names, parent.database_name));
+      return true;
+    } catch (e) {
+      if (sqlState(e) === "55006") return false;
+      throw e;
+    }
   }
 
   /** Removes every trace of a project: its database, its roles, its record. */

@@ -2,7 +2,6 @@
 // its database with `with_data`, else its migrations replayed), its config, merge and reset run
 // for real and reported as action runs, and the schema difference as SQL.
 import { ApiError, forbidden } from "../http/apiError";
-import { sqlState } from "../platform/sql";
 import { newBranchPassword, replayMigrations, reportedRun, resetBranchDatabase, schemaDiff } from "../branches/branchWork";
 import type { ActionRun, BranchRecord } from "../store/branchStore";
 import type { ProjectRecord } from "../store/projectStore";
@@ -64,21 +63,13 @@ async function createBranch(call: Call) {
   if (await call.services.branches.byName(parent.ref, body.branch_name)) throw new ApiError(409, `Branch ${body.branch_name} already exists`);
   const withData = body.with_data ?? false;
   const dbPass = newBranchPassword();
-  let project: ProjectRecord;
-  try {
-    project = await call.services.provisioner.create({
-      organizationSlug: parent.organization_slug,
-      name: body.branch_name,
-      region: parent.region,
-      dbPass,
-      parent: { record: parent, copy: withData },
-    });
-  } catch (e) {
-    if (sqlState(e) === "55006") {
-      throw new ApiError(409, `Project ${parent.ref} is in use by other sessions, so its database cannot be copied now; try again, or branch without data`);
-    }
-    throw e;
-  }
+  const project = await call.services.provisioner.create({
+    organizationSlug: parent.organization_slug,
+    name: body.branch_name,
+    region: parent.region,
+    dbPass,
+    parent: { record: parent, copy: withData },
+  });
   const branch = await call.services.branches.insert({
     name: body.branch_name,
     parent_ref: parent.ref,
