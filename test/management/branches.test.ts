@@ -157,4 +157,12 @@ describe("branches", () => {
     expect(await tracesOf(clusterUrl(clusterInfo()), dataBranch.project_ref)).toEqual({ databases: [], roles: [] });
     expect((await call("GET", `/v1/projects/${parent}/branches`)).body.map((b: { name: string }) => b.name)).toEqual(["schema-only"]);
   });
+
+  it("deletes the parent while a branch copied from it remains, leaving the branch whole", async () => {
+    const copy = await branchOf("outlives", true);
+    expect((await call("DELETE", `/v1/projects/${parent}`)).status).toBe(200);
+    expect(await tracesOf(clusterUrl(clusterInfo()), parent)).toEqual({ databases: [], roles: [] });
+    const rows = await adminQuery(dbUrl(copy.project_ref), "select count(*)::int as n from public.notes");
+    expect(rows).toEqual([{ n: 2 }]);
+  });
 });

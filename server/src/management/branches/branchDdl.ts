@@ -31,6 +31,17 @@ begin
     where t.typowner = from_oid and t.typtype in ('e', 'd', 'r', 'm') loop
     execute format('alter %%s %%s owner to %%I', case r.typtype when 'd' then 'domain' else 'type' end, r.name, %L);
   end loop;
+  -- Grants to the parent's owner on objects it did not own (its role must stay droppable).
+  for r in select nspname from pg_namespace where exists (select 1 from aclexplode(nspacl) a where a.grantee = from_oid) loop
+    execute format('revoke all on schema %%I from %%s', r.nspname, from_oid::regrole);
+  end loop;
+  for r in select c.oid::regclass as name from pg_class c
+    where c.relkind in ('r', 'p', 'v', 'm', 'f', 'S') and exists (select 1 from aclexplode(c.relacl) a where a.grantee = from_oid) loop
+    execute format('revoke all on table %%s from %%s', r.name, from_oid::regrole);
+  end loop;
+  for r in select p.oid::regprocedure as name from pg_proc p where exists (select 1 from aclexplode(p.proacl) a where a.grantee = from_oid) loop
+    execute format('revoke all on routine %%s from %%s', r.name, from_oid::regrole);
+  end loop;
 end $transfer$`,
       fromOwner,
       toOwner,
@@ -41,7 +52,6 @@ end $transfer$`,
     ...["tables", "routines", "sequences"].map((kind) =>
       format(`alter default privileges for role %I in schema public revoke all on ${kind} from ${apiRoles}`, fromOwner),
     ),
-    format("revoke usage on schema auth from %I", fromOwner),
   ].join(";\n");
 }
 
