@@ -5,13 +5,16 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { withoutPassword } from "../platform/connectionUrl";
 import { withConnection } from "../platform/sql";
 
 /** Schemas the project template makes, which the branch database already has. */
 const templateSchemas = ["pg_catalog", "information_schema", "pg_toast", "graphql", "graphql_public", "auth", "supabase_migrations"];
 
-function run(command: string, args: string[]): { done: Promise<void>; stdout: NodeJS.ReadableStream } {
-  const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+function run(command: string, args: string[], password?: string): { done: Promise<void>; stdout: NodeJS.ReadableStream } {
+  // Passwords go through the environment: a command line is visible to every local user.
+  const env = password === undefined ? process.env : { ...process.env, PGPASSWORD: password };
+  const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   const done = new Promise<void>((resolve, reject) => {
@@ -33,7 +36,9 @@ export async function copyByDump(parentUrl: string, branchUrl: string, branchOwn
   const dir = await mkdtemp(join(tmpdir(), "branch-copy-"));
   try {
     const dumpFile = join(dir, "parent.dump");
-    await run("pg_dump", ["--format=custom", "--no-owner", "--no-privileges", ...selected, `--file=${dumpFile}`, `--dbname=${parentUrl}`]).done;
+    const from = withoutPassword(parentUrl);
+    const to = withoutPassword(branchUrl);
+    await run("pg_dump", ["--format=custom", "--no-owner", "--no-privileges", ...selected, `--file=${dumpFile}`, `--dbname=${from.url}`], from.password).done;
     // The branch database already has `public` (from the template): its CREATE SCHEMA is left out.
     const listing = run("pg_restore", ["--list", dumpFile]);
     let list = "";
@@ -41,7 +46,7 @@ export async function copyByDump(parentUrl: string, branchUrl: string, branchOwn
     await listing.done;
     const listFile = join(dir, "restore.list");
     await writeFile(listFile, list.split("\n").filter((line) => !/ SCHEMA - public /.test(line)).join("\n"));
-    await run("pg_restore", ["--no-owner", "--no-privileges", `--role=${branchOwner}`, "--single-transaction", "--exit-on-error", `--use-list=${listFile}`, `--dbname=${branchUrl}`, dumpFile]).done;
+    await run("pg_restore", ["--no-owner", "--no-privileges", `--role=${branchOwner}`, "--single-transaction", "--exit-on-error", `--use-list=${listFile}`, `--dbname=${to.url}`, dumpFile], to.password).done;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
