@@ -151,6 +151,8 @@ describe("functions", () => {
     }
     expect((await call("PUT", `/v1/projects/${ref}/functions`, [{ ...before[0], name: "X" }, { ...before[0], slug: "nope" }])).status).toBe(404);
     expect((await call("GET", `/v1/projects/${ref}/functions/nope`)).status).toBe(404);
+    const taken = await api(platform.baseUrl, token, "PATCH", `/v1/projects/${ref}/functions/zipped?slug=hello-world`, { name: "clash" });
+    expect(taken.status, JSON.stringify(taken.body)).toBe(409);
     expect((await call("DELETE", `/v1/projects/${ref}/functions/nope`)).status).toBe(404);
     expect((await call("GET", `/v1/projects/${ref}/functions`)).body).toEqual(before);
   });

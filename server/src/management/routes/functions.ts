@@ -27,6 +27,13 @@ function functionShape(f: FunctionRecord) {
 
 const notFound = (slug: string) => new ApiError(404, `Function ${slug} not found`);
 
+/** The functions edited, or the refusal of the whole batch. */
+function edited(outcome: FunctionRecord[] | { unknown: string } | { taken: true }): FunctionRecord[] {
+  if (Array.isArray(outcome)) return outcome;
+  if ("unknown" in outcome) throw notFound(outcome.unknown);
+  throw new ApiError(409, "Another function of this project already has that slug");
+}
+
 async function existing(call: Call): Promise<{ ref: string; fn: FunctionRecord }> {
   const project = await requireProject(call);
   const slug = call.params["function_slug"]!;
@@ -118,9 +125,8 @@ export const functionsArea: ApiArea = {
       ...(q.entrypoint_path !== undefined ? { entrypoint_path: q.entrypoint_path } : {}),
       ...(q.import_map_path !== undefined ? { import_map_path: q.import_map_path } : {}),
     };
-    const edited = await call.services.functions.edit(ref, [{ slug: fn.slug, fields, ...(bundle ? { bundle: { bundle, sha256: bundleSha256(bundle) } } : {}) }]);
-    if (!Array.isArray(edited)) throw notFound(edited.unknown);
-    return ok(functionShape(edited[0]!));
+    const outcome = await call.services.functions.edit(ref, [{ slug: fn.slug, fields, ...(bundle ? { bundle: { bundle, sha256: bundleSha256(bundle) } } : {}) }]);
+    return ok(functionShape(edited(outcome)[0]!));
   },
 
   "v1-bulk-update-functions": async (call) => {
@@ -130,9 +136,7 @@ export const functionsArea: ApiArea = {
       slug,
       fields: { name, status, verify_jwt, import_map, entrypoint_path, import_map_path, ezbr_sha256 },
     }));
-    const edited = await call.services.functions.edit(project.ref, edits);
-    if (!Array.isArray(edited)) throw notFound(edited.unknown);
-    return ok({ functions: edited.map(functionShape) });
+    return ok({ functions: edited(await call.services.functions.edit(project.ref, edits)).map(functionShape) });
   },
 
   "v1-delete-a-function": async (call) => {

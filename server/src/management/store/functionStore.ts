@@ -1,6 +1,6 @@
 // Platform store: a project's functions — their metadata and their bundles (files or an eszip),
 // stored byte for byte; a new bundle bumps the version, metadata edits do not.
-import type { Sql, SqlPool } from "../platform/sql";
+import { sqlState, type Sql, type SqlPool } from "../platform/sql";
 import type { Bundle, BundleFile } from "../functions/bundle";
 
 export interface FunctionRecord {
@@ -79,7 +79,7 @@ export class FunctionStore {
   }
 
   /** Edits fields of existing functions (by slug) in one transaction; a new bundle bumps the version. */
-  async edit(ref: string, edits: { slug: string; fields: FunctionEdit; bundle?: { bundle: Bundle; sha256: string } }[]): Promise<FunctionRecord[] | { unknown: string }> {
+  async edit(ref: string, edits: { slug: string; fields: FunctionEdit; bundle?: { bundle: Bundle; sha256: string } }[]): Promise<FunctionRecord[] | { unknown: string } | { taken: true }> {
     return this.sql.transaction(async (tx) => {
       const out: FunctionRecord[] = [];
       for (const edit of edits) {
@@ -101,6 +101,7 @@ export class FunctionStore {
     }).catch((e: unknown) => {
       // Rolled back: no edit of the batch is kept.
       if (e instanceof UnknownFunction) return { unknown: e.slug };
+      if (sqlState(e) === "23505") return { taken: true as const };
       throw e;
     });
   }
