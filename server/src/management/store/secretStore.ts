@@ -1,5 +1,5 @@
 // Platform store: a project's secrets — set (insert or replace, all in one transaction), listed
-// by name and digest, removed by name. Values are stored sealed; reads never decrypt.
+// by name and digest, removed by name. Values are stored sealed; nothing here decrypts them.
 import type { SqlPool } from "../platform/sql";
 import { secretDigest, type SecretCipher } from "./secretCipher";
 
@@ -50,14 +50,5 @@ export class SecretStore {
     );
     const removed = new Set(gone.map((r) => r.name));
     return names.filter((n) => !removed.has(n));
-  }
-
-  /** The clear value, for the function runtime a self-hosted server does not have yet (and tests). */
-  async reveal(ref: string, name: string): Promise<string | undefined> {
-    const row = await this.sql.one<{ iv: Buffer; ciphertext: Buffer; auth_tag: Buffer }>(
-      "select iv, ciphertext, auth_tag from platform.project_secrets where project_ref = $1 and name = $2",
-      [ref, name],
-    );
-    return row ? this.cipher!.open({ iv: row.iv, ciphertext: row.ciphertext, authTag: row.auth_tag }) : undefined;
   }
 }
