@@ -8,8 +8,12 @@ import type { ClusterInfo } from "../harness/cluster";
 import { runTokenCommand } from "../../server/src/management/cli/tokenCommand";
 import { servePlatform, type PlatformRunning } from "../../server/src/management/servePlatform";
 import type { ManagementPluginOptions } from "../../server/src/management/plugin";
+import { dropLogsDatabase } from "../../server/src/management/logs/logsDatabase";
 
 let counter = 0;
+
+/** The secrets key of every test platform (32 bytes). */
+export const testSecretsKey = Buffer.alloc(32, 7);
 
 export function clusterUrl(info: ClusterInfo, database = "postgres", user = "postgres"): string {
   return `postgresql://${encodeURIComponent(user)}@/${encodeURIComponent(database)}?host=${encodeURIComponent(info.host)}&port=${info.port}`;
@@ -70,6 +74,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         rateLimit: options.rateLimit ?? 1000,
         now: options.now ?? Date.now,
         ...(options.databaseRouterPort !== undefined ? { databaseRouterPort: options.databaseRouterPort } : {}),
+        secretsKey: testSecretsKey,
       },
     },
     { ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}), ...(options.areas ? { areas: options.areas } : {}) },
@@ -86,6 +91,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       await running.close();
       if (!closeOptions.keepDatabase) {
         await adminQuery(clusterUrl(info), `drop database if exists "${platformDatabase}" with (force)`);
+        await dropLogsDatabase(clusterUrl(info), platformDatabase);
       }
     },
   };

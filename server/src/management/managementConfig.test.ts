@@ -42,6 +42,16 @@ describe("platform mode", () => {
   });
 });
 
+describe("secrets key", () => {
+  it("reads 64 hex digits from the flag or SECRETS_KEY, and refuses anything else", () => {
+    const command = parseCommand(["--platform-database-url", platform], { SECRETS_KEY: "ab".repeat(32) });
+    expect(command.kind === "platform" && command.config.management.secretsKey).toEqual(Buffer.alloc(32, 0xab));
+    const none = parseCommand(["--platform-database-url", platform], {});
+    expect(none.kind === "platform" && none.config.management.secretsKey).toBeUndefined();
+    expect(() => parseCommand(["--platform-database-url", platform, "--secrets-key", "short"], {})).toThrow(/64 hex digits/);
+  });
+});
+
 describe("token commands", () => {
   it("parses create, list and revoke", () => {
     expect(parseCommand(["token", "create", "--email", "a@b.c", "--platform-database-url", platform], {})).toEqual({

@@ -13,6 +13,8 @@ export interface ManagementConfig {
   now: () => number;
   /** Port of the database router (`<role>.<ref>` users), on the server's host; off when absent. */
   databaseRouterPort?: number;
+  /** AES-256 key that encrypts project secrets at rest; without it the secrets endpoints refuse. */
+  secretsKey?: Buffer;
 }
 
 export type TokenCommand =
@@ -25,6 +27,7 @@ export const managementOptions = {
   "project-servers": { type: "string" },
   "rate-limit": { type: "string" },
   "database-router-port": { type: "string" },
+  "secrets-key": { type: "string" },
   email: { type: "string" },
   name: { type: "string" },
   id: { type: "string" },
@@ -38,6 +41,8 @@ Management API (serves /v1 when a platform database is given):
   --rate-limit N               requests per user per minute, default 60 [MGMT_RATE_LIMIT]
   --database-router-port N     route PostgreSQL connections of users <role>.<ref> to the
                                project's database on this port, default off [DATABASE_ROUTER_PORT]
+  --secrets-key HEX            64 hex digits: the AES-256 key encrypting project secrets at
+                               rest; without it the secrets endpoints refuse [SECRETS_KEY]
 
   token create --email E [--name N]   print a new personal access token (creates the user)
   token list --email E                list a user's tokens (never the secrets)
@@ -63,12 +68,15 @@ export function parseManagementConfig(pick: Pick, fail: Fail): ManagementConfig 
   if (routerText !== undefined && (!/^\d+$/.test(routerText) || Number(routerText) > 65535)) {
     fail(`database router port must be an integer from 0 to 65535, got "${routerText}"`);
   }
+  const keyText = pick("secrets-key", "SECRETS_KEY");
+  if (keyText !== undefined && !/^[0-9a-fA-F]{64}$/.test(keyText)) fail("secrets key must be 64 hex digits (32 bytes)");
   return {
     platformDatabaseUrl,
     projectServers: servers.length > 0 ? servers : [platformDatabaseUrl],
     rateLimit: Number(rateText),
     now: Date.now,
     ...(routerText !== undefined ? { databaseRouterPort: Number(routerText) } : {}),
+    ...(keyText !== undefined ? { secretsKey: Buffer.from(keyText, "hex") } : {}),
   };
 }
 

@@ -4,6 +4,8 @@ import type { FastifyInstance } from "fastify";
 import type { ServerConfig } from "../config";
 import { registerProjectGraphql } from "./dataApi/projectGraphql";
 import { registerProjectJwks } from "./dataApi/projectJwks";
+import { registerFunctionUploads } from "./functions/functionUploads";
+import { registerRequestLog } from "./logs/requestLog";
 import type { DataApiSettings } from "./dataApi/projectPools";
 import { v1Api } from "./http/v1Api";
 import type { ManagementConfig } from "./managementConfig";
@@ -30,6 +32,8 @@ export async function managementPlugin(fastify: FastifyInstance, options: Manage
   });
   fastify.addHook("onClose", () => services.close());
   options.onServices?.(services);
+  registerRequestLog(fastify, services.logWriter);
+  await registerFunctionUploads(fastify);
   await fastify.register(v1Api, { services, ...(options.areas ? { areas: options.areas } : {}) });
   await fastify.register(registerProjectGraphql, { pools: services.pools });
   await fastify.register(registerProjectJwks, { services });

@@ -13,7 +13,14 @@ import { ProjectServers } from "./provision/projectServers";
 import { Provisioner, type ProvisionStep } from "./provision/provisioner";
 import { OrganizationStore } from "./store/organizationStore";
 import { ProjectStore } from "./store/projectStore";
+import { BranchStore } from "./store/branchStore";
+import { FunctionStore } from "./store/functionStore";
+import { openLogsDatabase } from "./logs/logsDatabase";
+import { LogQueries } from "./logs/logQueries";
+import { LogWriter } from "./logs/logWriter";
 import { RateLimitStore } from "./store/rateLimitStore";
+import { SecretCipher } from "./store/secretCipher";
+import { SecretStore } from "./store/secretStore";
 import { UserStore } from "./store/userStore";
 
 export interface Services {
@@ -23,6 +30,12 @@ export interface Services {
   organizations: OrganizationStore;
   projects: ProjectStore;
   rateLimits: RateLimitStore;
+  secrets: SecretStore;
+  functions: FunctionStore;
+  branches: BranchStore;
+  /** Batches request log events into the logs database. */
+  logWriter: LogWriter;
+  logs: LogQueries;
   servers: ProjectServers;
   provisioner: Provisioner;
   /** Data API pools, one per project in use. */
@@ -63,6 +76,8 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       release: (ref) => pools.release(ref),
       ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
     });
+    const logsDb = await openLogsDatabase(config.platformDatabaseUrl);
+    const logWriter = new LogWriter(logsDb.writer, { intervalMs: 1000, maxBatch: 500, maxPending: 50_000, log: options.log });
     const finished = await provisioner.reconcile();
     if (finished.length > 0) options.log.warn({ refs: finished }, "removed projects left half made or half removed");
     return {
@@ -72,12 +87,19 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       organizations: new OrganizationStore(platform),
       projects,
       rateLimits: new RateLimitStore(platform, config.rateLimit, config.now),
+      functions: new FunctionStore(platform),
+      branches: new BranchStore(platform),
+      logWriter,
+      logs: new LogQueries(logsDb, logWriter),
+      secrets: new SecretStore(platform, config.secretsKey ? new SecretCipher(config.secretsKey) : undefined),
       servers,
       provisioner,
       pools,
       logins: new ProjectLogins(platform, servers),
       async close() {
         await pools.closeAll();
+        await logWriter.close();
+        await logsDb.close();
         await platform.end();
       },
     };

@@ -110,6 +110,7 @@ export async function v1Api(fastify: FastifyInstance, options: { services: Servi
           body: request.body,
           request,
         });
+        if (answer.contentType !== undefined) reply.type(answer.contentType);
         return reply.code(answer.status).send(answer.body);
       };
     },

@@ -43,4 +43,42 @@ const thirdPartyResolveError: Adjustment = (doc) => {
   if (tpa) tpa.properties.resolve_error = { type: "string", nullable: true };
 };
 
-export const adjustments: Adjustment[] = [dropNonStandardKeywords, createProjectBody, createOrganizationBody, strictAuthConfigBody, thirdPartyResolveError];
+/** Function uploads: a multipart deploy is read part by part by its handler, and an eszip
+ * arrives as bytes (a Buffer), so neither has a body schema to validate. */
+const functionUploads: Adjustment = (doc) => {
+  for (const path of ["/v1/projects/{ref}/functions", "/v1/projects/{ref}/functions/{function_slug}", "/v1/projects/{ref}/functions/deploy"]) {
+    for (const operation of Object.values(doc.paths[path] ?? {}) as { requestBody?: { content: Record<string, { schema?: unknown }> } }[]) {
+      for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) {
+        if (type !== "application/json") media.schema = {};
+      }
+    }
+  }
+};
+
+/** Branch config: `exclusiveMinimum: true` is OpenAPI 3.0's boolean form, which the JSON Schema
+ * draft of the serializer rejects; a port is at least 1. */
+const branchConfigPort: Adjustment = (doc) => {
+  const port = doc.components.schemas["BranchDetailResponse"]?.properties.db_port;
+  if (port) {
+    delete port.exclusiveMinimum;
+    port.minimum = 1;
+  }
+};
+
+/** The CLI's `logs --remote` reads `analytics/endpoints/logs`, which the document does not list:
+ * served by the logs.all handler. */
+const cliLogsPath: Adjustment = (doc) => {
+  const all = doc.paths["/v1/projects/{ref}/analytics/endpoints/logs.all"]?.["get"];
+  if (all) doc.paths["/v1/projects/{ref}/analytics/endpoints/logs"] = { get: { ...all } };
+};
+
+export const adjustments: Adjustment[] = [
+  dropNonStandardKeywords,
+  createProjectBody,
+  createOrganizationBody,
+  strictAuthConfigBody,
+  thirdPartyResolveError,
+  functionUploads,
+  branchConfigPort,
+  cliLogsPath,
+];

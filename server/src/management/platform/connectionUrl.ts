@@ -29,6 +29,13 @@ export function withUser(url: string, user: string, password?: string): string {
   return join({ ...parts(url), userinfo: credentials });
 }
 
+/** The URL without its password, and the password (for tools that should not see it in argv). */
+export function withoutPassword(url: string): { url: string; password: string | undefined } {
+  const p = parts(url);
+  const [user, password] = (p.userinfo ?? "").split(/:(.*)/s);
+  return { url: join({ ...p, userinfo: p.userinfo === undefined ? undefined : user }), password: password === undefined ? undefined : decodeURIComponent(password) };
+}
+
 export function databaseOf(url: string): string {
   return parts(url).database || "postgres";
 }

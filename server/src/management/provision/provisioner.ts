@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import { ApiError } from "../http/apiError";
-import { withConnection, type SqlPool } from "../platform/sql";
+import { sqlState, withConnection, type Sql, type SqlPool } from "../platform/sql";
 import { randomRef } from "../store/randomRef";
 import type { ProjectRecord, ProjectStore } from "../store/projectStore";
 import {
@@ -14,10 +14,13 @@ import {
   dropRolesDdl,
   prepareDatabaseDdl,
   projectNames,
+  type ProjectNames,
   setConnectionsDdl,
 } from "./projectDdl";
 import type { ProjectServers } from "./projectServers";
 import { scramVerifier } from "./scramVerifier";
+import { transferOwnershipSql } from "../branches/branchDdl";
+import { copyByDump } from "../branches/copyByDump";
 
 export type ProvisionStep = "recorded" | "roles" | "database" | "prepared";
 
@@ -34,6 +37,8 @@ export interface NewProjectInput {
   name: string;
   region: string;
   dbPass: string;
+  /** A branch: made on its parent's server, as a copy of the parent's database when `copy`. */
+  parent?: { record: ProjectRecord; copy: boolean };
 }
 
 // Arbitrary constant naming the per-project locks (the second key is hashtext(ref)).
@@ -62,7 +67,7 @@ export class Provisioner {
   async create(input: NewProjectInput): Promise<ProjectRecord> {
     const ref = randomRef();
     const names = projectNames(ref);
-    const server = this.servers.leastUsed(await this.store.countByServer());
+    const server = input.parent ? this.servers.get(input.parent.record.server) : this.servers.leastUsed(await this.store.countByServer());
     return this.locked(ref, async () => {
       const record = await this.store.insert({
         ref,
@@ -77,7 +82,7 @@ export class Provisioner {
         jwt_secret: randomBytes(32).toString("base64url"),
       });
       try {
-        await this.build(record, input.dbPass);
+        await this.build(record, input.dbPass, input.parent?.copy ? input.parent.record : undefined);
       } catch (e) {
         await this.undo(record).catch((undoError: unknown) =>
           this.options.log.error({ err: undoError, ref }, "undoing a failed project create failed; the reconciler will finish it"),
@@ -89,19 +94,40 @@ export class Provisioner {
     });
   }
 
-  private async build(record: ProjectRecord, dbPass: string): Promise<void> {
+  private async build(record: ProjectRecord, dbPass: string, copyOf: ProjectRecord | undefined): Promise<void> {
     const checkpoint = this.options.checkpoint ?? (async () => {});
     const names = projectNames(record.ref);
     const adminUrl = this.servers.get(record.server).adminUrl;
+    let copied = false;
     await checkpoint("recorded", record.ref);
     await withConnection(adminUrl, async (sql) => {
       for (const ddl of createRolesDdl(names, scramVerifier(dbPass), scramVerifier(record.authenticator_password))) await sql.rows(ddl);
       await checkpoint("roles", record.ref);
-      await sql.rows(createDatabaseDdl(names, this.servers.templateDatabase));
+      if (copyOf) await this.options.release(copyOf.ref);
+      copied = copyOf !== undefined && (await this.createCopy(sql, names, copyOf));
+      if (!copied) await sql.rows(createDatabaseDdl(names, this.servers.templateDatabase));
     });
     await checkpoint("database", record.ref);
-    await withConnection(this.servers.adminUrlFor(record.server, names.database), (sql) => sql.rows(prepareDatabaseDdl(names)));
+    const url = this.servers.adminUrlFor(record.server, names.database);
+    await withConnection(url, async (sql) => {
+      await sql.rows(prepareDatabaseDdl(names));
+      if (copied) await sql.rows(transferOwnershipSql(copyOf!.owner_role, names.owner));
+    });
+    if (copyOf && !copied) {
+      await copyByDump(this.servers.adminUrlFor(copyOf.server, copyOf.database_name), url, names.owner, (line) => this.options.log.info({ ref: record.ref }, line));
+    }
     await checkpoint("prepared", record.ref);
+  }
+
+  /** A copy of the parent's database as a template; false when other sessions hold it open. */
+  private async createCopy(sql: Sql, names: ProjectNames, parent: ProjectRecord): Promise<boolean> {
+    try {
+      await sql.rows(createDatabaseDdl(names, parent.database_name));
+      return true;
+    } catch (e) {
+      if (sqlState(e) === "55006") return false;
+      throw e;
+    }
   }
 
   /** Removes every trace of a project: its database, its roles, its record. */

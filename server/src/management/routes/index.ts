@@ -6,6 +6,9 @@ import { databaseQueryArea } from "./databaseQuery";
 import { migrationsArea } from "./migrations";
 import { typesArea } from "./types";
 import { advisorsArea } from "./advisors";
+import { analyticsArea } from "./analytics";
+import { branchesArea } from "./branches";
+import { functionsArea } from "./functions";
 import { organizationsArea } from "./organizations";
 import { projectApiKeysArea } from "./projectApiKeys";
 import { projectHealthArea } from "./projectHealth";
@@ -32,7 +35,13 @@ export const apiAreas: ApiArea[] = [
   migrationsArea,
   typesArea,
   advisorsArea,
+  secretsArea,
+  functionsArea,
+  analyticsArea,
+  branchesArea,
 ];
+import { secretsArea } from "./secrets";
+
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {
   const handlers = new Map<string, OperationHandler>();

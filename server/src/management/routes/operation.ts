@@ -18,6 +18,8 @@ export interface Answer {
   status: number;
   /** Serialized with the operation's response schema for that status, when it has one. */
   body: unknown;
+  /** Sent as is with this content type instead of serialized (function bundles). */
+  contentType?: string;
 }
 
 export type OperationHandler = (call: Call) => Promise<Answer>;

@@ -1,0 +1,66 @@
+// Functions stage: the request bodies of function uploads → parsed before the handlers run:
+// multipart deploys (read by the handler, part by part) and raw eszip bundles (as a Buffer).
+import multipart from "@fastify/multipart";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { ApiError } from "../http/apiError";
+import { badPath, type BundleFile, type BundleMetadata } from "./bundle";
+
+/** The size limit of one uploaded file (the hosted limit of a function bundle). */
+export const maxFileBytes = 20 * 1024 * 1024;
+
+export async function registerFunctionUploads(fastify: FastifyInstance): Promise<void> {
+  await fastify.register(multipart, { preservePath: true, limits: { fileSize: maxFileBytes, files: 1000, fields: 10 }, throwFileSizeLimit: true });
+  fastify.addContentTypeParser("application/vnd.denoland.eszip", { parseAs: "buffer", bodyLimit: maxFileBytes }, (_request, body, done) =>
+    done(null, body),
+  );
+}
+
+/** A deploy's parts: the `metadata` JSON field and every file part, in the order sent. */
+export async function readDeploy(request: FastifyRequest): Promise<{ metadata: BundleMetadata; files: BundleFile[] }> {
+  if (!request.isMultipart()) throw new ApiError(400, "A deploy is multipart/form-data with a metadata field and file parts");
+  let metadata: unknown;
+  const files: BundleFile[] = [];
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === "file") {
+        const path = part.filename;
+        const why = badPath(path);
+        if (why) throw new ApiError(400, why);
+        files.push({ path, content: await part.toBuffer() });
+      } else if (part.fieldname === "metadata") {
+        try {
+          metadata = JSON.parse(String(part.value));
+        } catch {
+          throw new ApiError(400, "The metadata field must be JSON");
+        }
+      }
+    }
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    throw new ApiError(400, `The multipart body could not be read: ${(e as Error).message}`);
+  }
+  return { metadata: checkMetadata(metadata), files };
+}
+
+function checkMetadata(value: unknown): BundleMetadata {
+  if (typeof value !== "object" || value === null) throw new ApiError(400, "A deploy needs a metadata field: a JSON object with entrypoint_path");
+  const m = value as Record<string, unknown>;
+  const text = (key: string, required: boolean) => {
+    // The CLI sends "" for an absent import map.
+    if ((m[key] === undefined || m[key] === "") && !required) return undefined;
+    if (typeof m[key] !== "string" || m[key] === "") throw new ApiError(400, `metadata.${key} must be a non-empty string`);
+    return m[key] as string;
+  };
+  if (m["verify_jwt"] !== undefined && typeof m["verify_jwt"] !== "boolean") throw new ApiError(400, "metadata.verify_jwt must be a boolean");
+  const patterns = m["static_patterns"];
+  if (patterns !== undefined && !(Array.isArray(patterns) && patterns.every((p) => typeof p === "string"))) {
+    throw new ApiError(400, "metadata.static_patterns must be an array of strings");
+  }
+  return {
+    entrypoint_path: text("entrypoint_path", true)!,
+    import_map_path: text("import_map_path", false),
+    static_patterns: patterns as string[] | undefined,
+    verify_jwt: m["verify_jwt"] as boolean | undefined,
+    name: text("name", false),
+  };
+}

@@ -1,0 +1,74 @@
+// Logs stage: the platform database URL → its logs database (`<platform>_logs` on the same
+// server), created and migrated, with a login role that can read nothing but the `logs` views,
+// read only and under a statement timeout. Returns the writer (platform) and reader pools.
+import { randomBytes } from "node:crypto";
+import format from "pg-format";
+import { databaseOf, withDatabase, withUser } from "../platform/connectionUrl";
+import { ensurePlatformDatabase, migrate } from "../platform/migrate";
+import { SqlPool, sqlState, withConnection, type Sql } from "../platform/sql";
+import { logSources, logsMigrations } from "./logsSchema";
+
+export interface LogsDatabase {
+  writer: SqlPool;
+  reader: SqlPool;
+  close(): Promise<void>;
+}
+
+// Arbitrary constant naming the lock under which the reader role is set up.
+const readerLock = 7_301_401;
+
+async function ensureReader(sql: Sql, database: string, role: string): Promise<string> {
+  await sql.rows("select pg_advisory_xact_lock($1)", [readerLock]);
+  const stored = await sql.one<{ password: string }>("select password from logs_internal.reader");
+  const password = stored?.password ?? randomBytes(24).toString("hex");
+  const exists = await sql.one("select 1 from pg_roles where rolname = $1", [role]);
+  if (!exists) await sql.rows(format("create role %I", role));
+  await sql.rows(format("alter role %I with login nosuperuser nocreatedb nocreaterole noinherit password %L", role, password));
+  if (!stored) await sql.rows("insert into logs_internal.reader (password) values ($1)", [password]);
+  await sql.rows(format("alter role %I in database %I set default_transaction_read_only = on", role, database));
+  await sql.rows(format("alter role %I in database %I set statement_timeout = '10s'", role, database));
+  await sql.rows(format("alter role %I in database %I set search_path = logs", role, database));
+  await sql.rows(format("revoke all on database %I from public", database));
+  await sql.rows(format("grant connect on database %I to %I", database, role));
+  await sql.rows(format("grant usage on schema logs to %I", role));
+  await sql.rows(format("grant execute on function logs.ticket() to %I", role));
+  for (const source of logSources) await sql.rows(format("grant select on logs.%I to %I", source, role));
+  return password;
+}
+
+export async function openLogsDatabase(platformUrl: string): Promise<LogsDatabase> {
+  const database = `${databaseOf(platformUrl)}_logs`;
+  const url = withDatabase(platformUrl, database);
+  await ensurePlatformDatabase(url);
+  const writer = new SqlPool(url, 2, "pg_graphql_logs");
+  try {
+    await migrate(writer, logsMigrations);
+    const role = `${database}_reader`;
+    const password = await writer.transaction((tx) => ensureReader(tx, database, role));
+    const reader = new SqlPool(withUser(url, role, password), 4, "pg_graphql_logs_reader");
+    return {
+      writer,
+      reader,
+      async close() {
+        await reader.end();
+        await writer.end();
+      },
+    };
+  } catch (e) {
+    await writer.end();
+    throw e;
+  }
+}
+
+/** Drops a logs database and its reader role (tests, and removing a platform). */
+export async function dropLogsDatabase(adminUrl: string, platformDatabase: string): Promise<void> {
+  const database = `${platformDatabase}_logs`;
+  await withConnection(adminUrl, async (sql) => {
+    await sql.rows(format("drop database if exists %I with (force)", database));
+    try {
+      await sql.rows(format("drop role if exists %I", `${database}_reader`));
+    } catch (e) {
+      if (sqlState(e) !== "2BP01") throw e;
+    }
+  });
+}

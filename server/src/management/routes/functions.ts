@@ -1,0 +1,164 @@
+// Routes (Management API): a project's functions — deploy (multipart files), create and update
+// (JSON source or an eszip bundle), bulk metadata edits, get, delete, and the stored body. The
+// bundles are kept byte for byte; this server does not run them.
+import { ApiError } from "../http/apiError";
+import { bundleSha256, multipartBody, type Bundle } from "../functions/bundle";
+import { readDeploy } from "../functions/functionUploads";
+import type { FunctionEdit, FunctionRecord } from "../store/functionStore";
+import { requireProject } from "./access";
+import { ok, type ApiArea, type Call } from "./operation";
+
+function functionShape(f: FunctionRecord) {
+  return {
+    id: f.id,
+    slug: f.slug,
+    name: f.name,
+    status: f.status,
+    version: f.version,
+    created_at: f.created_at,
+    updated_at: f.updated_at,
+    verify_jwt: f.verify_jwt,
+    import_map: f.import_map,
+    entrypoint_path: f.entrypoint_path,
+    ...(f.import_map_path !== null ? { import_map_path: f.import_map_path } : {}),
+    ezbr_sha256: f.ezbr_sha256,
+  };
+}
+
+const notFound = (slug: string) => new ApiError(404, `Function ${slug} not found`);
+
+/** The functions edited, or the refusal of the whole batch. */
+function edited(outcome: FunctionRecord[] | { unknown: string } | { taken: true }): FunctionRecord[] {
+  if (Array.isArray(outcome)) return outcome;
+  if ("unknown" in outcome) throw notFound(outcome.unknown);
+  throw new ApiError(409, "Another function of this project already has that slug");
+}
+
+async function existing(call: Call): Promise<{ ref: string; fn: FunctionRecord }> {
+  const project = await requireProject(call);
+  const slug = call.params["function_slug"]!;
+  const fn = await call.services.functions.get(project.ref, slug);
+  if (!fn) throw notFound(slug);
+  return { ref: project.ref, fn };
+}
+
+/** A JSON `body` (source text, stored as index.ts) or a raw eszip upload. */
+function uploadedBundle(call: Call, source: string | undefined): Bundle | undefined {
+  if (Buffer.isBuffer(call.body)) return { kind: "eszip", content: call.body };
+  return source === undefined ? undefined : { kind: "files", files: [{ path: "index.ts", content: Buffer.from(source, "utf8") }] };
+}
+
+interface SourceBody {
+  slug?: string;
+  name?: string;
+  body?: string;
+  verify_jwt?: boolean;
+}
+
+export const functionsArea: ApiArea = {
+  "v1-list-all-functions": async (call) => {
+    const project = await requireProject(call);
+    return ok((await call.services.functions.list(project.ref)).map(functionShape));
+  },
+
+  "v1-get-a-function": async (call) => ok(functionShape((await existing(call)).fn)),
+
+  "v1-create-a-function": async (call) => {
+    const project = await requireProject(call);
+    const q = call.query as SourceBody & { import_map?: boolean; entrypoint_path?: string; import_map_path?: string };
+    const json = (Buffer.isBuffer(call.body) ? {} : (call.body ?? {})) as SourceBody;
+    const slug = json.slug ?? q.slug;
+    if (slug === undefined || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(slug)) throw new ApiError(400, "A function needs a slug: a letter, then letters, digits, _ or -");
+    const bundle = uploadedBundle(call, json.body);
+    if (!bundle) throw new ApiError(400, "A function needs a body: JSON `body` source text or an application/vnd.denoland.eszip upload");
+    const fields = {
+      name: json.name ?? q.name ?? slug,
+      verify_jwt: json.verify_jwt ?? q.verify_jwt ?? true,
+      import_map: q.import_map ?? false,
+      entrypoint_path: q.entrypoint_path ?? "index.ts",
+      import_map_path: q.import_map_path ?? null,
+      static_patterns: [],
+    };
+    const created = await call.services.functions.deploy(project.ref, slug, fields, bundle, bundleSha256(bundle), { mustBeNew: true });
+    if (!created) throw new ApiError(409, `Function ${slug} already exists: deploy or update it instead`);
+    return ok(functionShape(created), 201);
+  },
+
+  "v1-deploy-a-function": async (call) => {
+    const project = await requireProject(call);
+    const { metadata, files } = await readDeploy(call.request);
+    const slug = (call.query["slug"] as string | undefined) ?? metadata.name;
+    if (slug === undefined || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(slug)) throw new ApiError(400, "A deploy needs a slug query parameter: a letter, then letters, digits, _ or -");
+    if (files.length === 0) throw new ApiError(400, "A deploy needs at least one file part");
+    if (!files.some((f) => f.path === metadata.entrypoint_path || metadata.entrypoint_path.endsWith(`/${f.path}`) || f.path.endsWith(`/${metadata.entrypoint_path}`))) {
+      throw new ApiError(400, `The entrypoint ${metadata.entrypoint_path} is not among the uploaded files`);
+    }
+    const bundle: Bundle = { kind: "files", files };
+    const sha256 = bundleSha256(bundle);
+    const fields = {
+      name: metadata.name ?? slug,
+      verify_jwt: metadata.verify_jwt ?? true,
+      import_map: metadata.import_map_path !== undefined,
+      entrypoint_path: metadata.entrypoint_path,
+      import_map_path: metadata.import_map_path ?? null,
+      static_patterns: metadata.static_patterns ?? [],
+    };
+    if (call.query["bundleOnly"] === true) {
+      // Checked and hashed, not stored: what a deploy of these files would record.
+      const now = Date.now();
+      return ok({ id: "", slug, status: "ACTIVE", version: 0, created_at: now, updated_at: now, ...fields, import_map_path: fields.import_map_path ?? undefined, ezbr_sha256: sha256 }, 201);
+    }
+    const deployed = await call.services.functions.deploy(project.ref, slug, fields, bundle, sha256, { mustBeNew: false });
+    return ok(functionShape(deployed!), 201);
+  },
+
+  "v1-update-a-function": async (call) => {
+    const { ref, fn } = await existing(call);
+    const q = call.query as SourceBody & FunctionEdit;
+    const json = (Buffer.isBuffer(call.body) ? {} : (call.body ?? {})) as SourceBody;
+    const bundle = uploadedBundle(call, json.body);
+    const fields: FunctionEdit = {
+      ...(q.slug !== undefined ? { slug: q.slug } : {}),
+      ...(json.name ?? q.name) !== undefined ? { name: (json.name ?? q.name)! } : {},
+      ...(json.verify_jwt ?? q.verify_jwt) !== undefined ? { verify_jwt: (json.verify_jwt ?? q.verify_jwt)! } : {},
+      ...(q.import_map !== undefined ? { import_map: q.import_map } : {}),
+      ...(q.entrypoint_path !== undefined ? { entrypoint_path: q.entrypoint_path } : {}),
+      ...(q.import_map_path !== undefined ? { import_map_path: q.import_map_path } : {}),
+    };
+    const outcome = await call.services.functions.edit(ref, [{ slug: fn.slug, fields, ...(bundle ? { bundle: { bundle, sha256: bundleSha256(bundle) } } : {}) }]);
+    return ok(functionShape(edited(outcome)[0]!));
+  },
+
+  "v1-bulk-update-functions": async (call) => {
+    const project = await requireProject(call);
+    const items = call.body as (FunctionEdit & { slug: string; id: string })[];
+    const edits = items.map(({ slug, name, status, verify_jwt, import_map, entrypoint_path, import_map_path, ezbr_sha256 }) => ({
+      slug,
+      fields: { name, status, verify_jwt, import_map, entrypoint_path, import_map_path, ezbr_sha256 },
+    }));
+    return ok({ functions: edited(await call.services.functions.edit(project.ref, edits)).map(functionShape) });
+  },
+
+  "v1-delete-a-function": async (call) => {
+    const { ref, fn } = await existing(call);
+    await call.services.functions.remove(ref, fn.slug);
+    return ok({});
+  },
+
+  "v1-get-a-function-body": async (call) => {
+    const { fn } = await existing(call);
+    const files = await call.services.functions.files(fn.id);
+    if (fn.bundle_kind === "eszip") {
+      return { status: 200, body: files[0]!.content, contentType: "application/vnd.denoland.eszip" };
+    }
+    const metadata = {
+      entrypoint_path: fn.entrypoint_path,
+      ...(fn.import_map_path !== null ? { import_map_path: fn.import_map_path } : {}),
+      static_patterns: fn.static_patterns,
+      verify_jwt: fn.verify_jwt,
+      name: fn.name,
+    };
+    const { contentType, body } = await multipartBody(metadata, files);
+    return { status: 200, body, contentType };
+  },
+};

@@ -1,0 +1,93 @@
+// Platform store: branch records (parent, the branch's own project, git branch, status) and
+// their action runs (one step, its status and logs).
+import type { Sql } from "../platform/sql";
+
+export interface BranchRecord {
+  id: string;
+  name: string;
+  parent_ref: string;
+  branch_ref: string;
+  git_branch: string | null;
+  persistent: boolean;
+  status: string;
+  with_data: boolean;
+  db_pass: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type RunStep = "clone" | "pull" | "health" | "configure" | "migrate" | "seed" | "deploy";
+export type RunStatus = "RUNNING" | "EXITED" | "DEAD";
+
+export interface ActionRun {
+  id: string;
+  branch_id: string;
+  step: RunStep;
+  status: RunStatus;
+  logs: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${column}`;
+const branchColumns = `id::text, name, parent_ref, branch_ref, git_branch, persistent, status, with_data, db_pass, ${iso("created_at")}, ${iso("updated_at")}`;
+const runColumns = `id::text, branch_id::text, step, status, logs, ${iso("created_at")}, ${iso("updated_at")}`;
+
+export class BranchStore {
+  constructor(private readonly sql: Sql) {}
+
+  async insert(b: Pick<BranchRecord, "name" | "parent_ref" | "branch_ref" | "git_branch" | "persistent" | "with_data" | "db_pass">): Promise<BranchRecord> {
+    return (await this.sql.one<BranchRecord>(
+      `insert into platform.branches (name, parent_ref, branch_ref, git_branch, persistent, with_data, db_pass)
+       values ($1, $2, $3, $4, $5, $6, $7) returning ${branchColumns}`,
+      [b.name, b.parent_ref, b.branch_ref, b.git_branch, b.persistent, b.with_data, b.db_pass],
+    ))!;
+  }
+
+  async ofParent(parentRef: string): Promise<BranchRecord[]> {
+    return this.sql.rows<BranchRecord>(`select ${branchColumns} from platform.branches where parent_ref = $1 order by created_at, name`, [parentRef]);
+  }
+
+  async byName(parentRef: string, name: string): Promise<BranchRecord | undefined> {
+    return this.sql.one<BranchRecord>(`select ${branchColumns} from platform.branches where parent_ref = $1 and name = $2`, [parentRef, name]);
+  }
+
+  /** By the branch's project ref, or by its id (the deprecated form). */
+  async byIdOrRef(idOrRef: string): Promise<BranchRecord | undefined> {
+    return this.sql.one<BranchRecord>(`select ${branchColumns} from platform.branches where branch_ref = $1 or id::text = $1`, [idOrRef]);
+  }
+
+  async update(id: string, fields: { name?: string; git_branch?: string; persistent?: boolean; status?: string }): Promise<BranchRecord> {
+    return (await this.sql.one<BranchRecord>(
+      `update platform.branches set name = coalesce($2, name), git_branch = coalesce($3, git_branch), persistent = coalesce($4, persistent),
+         status = coalesce($5, status), updated_at = now() where id = $1 returning ${branchColumns}`,
+      [id, fields.name ?? null, fields.git_branch ?? null, fields.persistent ?? null, fields.status ?? null],
+    ))!;
+  }
+
+  async startRun(branchId: string, step: RunStep): Promise<ActionRun> {
+    return (await this.sql.one<ActionRun>(
+      `insert into platform.branch_action_runs (branch_id, step, status) values ($1, $2, 'RUNNING') returning ${runColumns}`,
+      [branchId, step],
+    ))!;
+  }
+
+  async finishRun(id: string, status: RunStatus, logs: string): Promise<void> {
+    await this.sql.rows("update platform.branch_action_runs set status = $2, logs = $3, updated_at = now() where id = $1", [id, status, logs]);
+  }
+
+  async runs(branchId: string, offset: number, limit: number): Promise<ActionRun[]> {
+    return this.sql.rows<ActionRun>(
+      `select ${runColumns} from platform.branch_action_runs where branch_id = $1 order by created_at desc, id offset $2 limit $3`,
+      [branchId, offset, limit],
+    );
+  }
+
+  async runCount(branchId: string): Promise<number> {
+    return (await this.sql.one<{ n: number }>("select count(*)::int as n from platform.branch_action_runs where branch_id = $1", [branchId]))!.n;
+  }
+
+  async run(branchId: string, runId: string): Promise<ActionRun | undefined> {
+    return this.sql.one<ActionRun>(`select ${runColumns} from platform.branch_action_runs where branch_id = $1 and id::text = $2`, [branchId, runId]);
+  }
+}

@@ -1,0 +1,166 @@
+// A project's secrets and functions over real HTTP: secrets stored sealed and answered by digest
+// only, refused names, bulk delete; functions deployed as multipart bundles and read back byte
+// for byte.
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SecretCipher } from "../../server/src/management/store/secretCipher";
+import { adminQuery, api, startPlatform, testSecretsKey, type TestPlatform } from "./support";
+
+let platform: TestPlatform;
+let token: string;
+let ref: string;
+
+const call = (method: string, path: string, body?: unknown) => api(platform.baseUrl, token, method, path, body);
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  token = await platform.token("fn@example.com");
+  const slug = (await call("POST", "/v1/organizations", { name: "Fn Org" })).body.slug;
+  ref = (await call("POST", "/v1/projects", { name: "fn", organization_slug: slug, db_pass: "pw-fn-1", region: "us-east-1" })).body.ref;
+});
+afterAll(async () => {
+  await call("DELETE", `/v1/projects/${ref}`);
+  await platform.close();
+});
+
+describe("secrets", () => {
+  it("stores values sealed and answers names with the SHA-256 digest only", async () => {
+    const set = await call("POST", `/v1/projects/${ref}/secrets`, [
+      { name: "OPENAI_API_KEY", value: "sk-very-secret" },
+      { name: "STRIPE_KEY", value: "whsec_other" },
+    ]);
+    expect(set.status).toBe(201);
+    const listed = await call("GET", `/v1/projects/${ref}/secrets`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((s: { name: string }) => s.name)).toEqual(["OPENAI_API_KEY", "STRIPE_KEY"]);
+    expect(listed.body[0].value).toBe(createHash("sha256").update("sk-very-secret").digest("hex"));
+    expect(JSON.stringify(listed.body)).not.toContain("sk-very-secret");
+
+    const rows = await adminQuery(platform.platformUrl, "select * from platform.project_secrets where name = 'OPENAI_API_KEY'");
+    expect(JSON.stringify(rows)).not.toContain("sk-very-secret");
+    expect(Buffer.from(rows[0].ciphertext).toString("utf8")).not.toContain("sk-very");
+    const cipher = new SecretCipher(testSecretsKey);
+    expect(cipher.open({ iv: rows[0].iv, ciphertext: rows[0].ciphertext, authTag: rows[0].auth_tag })).toBe("sk-very-secret");
+  });
+
+  it("replaces a value on a second set", async () => {
+    expect((await call("POST", `/v1/projects/${ref}/secrets`, [{ name: "STRIPE_KEY", value: "new" }])).status).toBe(201);
+    const listed = await call("GET", `/v1/projects/${ref}/secrets`);
+    expect(listed.body.find((s: { name: string }) => s.name === "STRIPE_KEY").value).toBe(createHash("sha256").update("new").digest("hex"));
+  });
+
+  it("refuses SUPABASE_ names, bad names and bad bodies, storing none of the batch", async () => {
+    for (const body of [
+      [{ name: "OK_ONE", value: "1" }, { name: "SUPABASE_URL", value: "x" }],
+      [{ name: "OK_ONE", value: "1" }, { name: "1BAD", value: "x" }],
+      [{ name: "OK_ONE" }],
+      { name: "OK_ONE", value: "1" },
+    ]) {
+      const r = await call("POST", `/v1/projects/${ref}/secrets`, body);
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(typeof r.body.message).toBe("string");
+    }
+    const r = await call("POST", `/v1/projects/${ref}/secrets`, [{ name: "SUPABASE_URL", value: "x" }]);
+    expect(r.body.message).toMatch(/SUPABASE_/);
+    const names = (await call("GET", `/v1/projects/${ref}/secrets`)).body.map((s: { name: string }) => s.name);
+    expect(names).toEqual(["OPENAI_API_KEY", "STRIPE_KEY"]);
+  });
+
+  it("deletes in bulk and names the ones that were not there", async () => {
+    const r = await call("DELETE", `/v1/projects/${ref}/secrets`, ["STRIPE_KEY", "NEVER_SET"]);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ missing: ["NEVER_SET"] });
+    expect((await call("GET", `/v1/projects/${ref}/secrets`)).body.map((s: { name: string }) => s.name)).toEqual(["OPENAI_API_KEY"]);
+  });
+
+  it("answers 403 for another user's project", async () => {
+    const other = await platform.token("other@example.com");
+    const r = await api(platform.baseUrl, other, "GET", `/v1/projects/${ref}/secrets`);
+    expect(r.status).toBe(403);
+  });
+});
+
+async function deploy(slug: string, files: Record<string, Buffer | string>, metadata: unknown): Promise<{ status: number; body: any }> {
+  const form = new FormData();
+  form.append("metadata", typeof metadata === "string" ? metadata : JSON.stringify(metadata));
+  for (const [path, content] of Object.entries(files)) form.append("file", new Blob([content]), path);
+  const r = await fetch(`${platform.baseUrl}/v1/projects/${ref}/functions/deploy?slug=${slug}`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+  return { status: r.status, body: await r.json() };
+}
+
+describe("functions", () => {
+  const binary = Buffer.from([0, 1, 2, 250, 251, 252, 13, 10, 0]);
+  const source = "Deno.serve(() => new Response('héllo'))\n";
+
+  it("deploys a multipart bundle and answers its body byte for byte", async () => {
+    const r = await deploy("hello-world", { "hello-world/index.ts": source, "hello-world/data.bin": binary }, { entrypoint_path: "hello-world/index.ts", verify_jwt: false, name: "Hello" });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body).toMatchObject({ slug: "hello-world", name: "Hello", status: "ACTIVE", version: 1, verify_jwt: false, entrypoint_path: "hello-world/index.ts" });
+    expect(r.body.ezbr_sha256).toMatch(/^[0-9a-f]{64}$/);
+
+    const body = await fetch(`${platform.baseUrl}/v1/projects/${ref}/functions/hello-world/body`, { headers: { authorization: `Bearer ${token}`, accept: "multipart/form-data" } });
+    expect(body.status).toBe(200);
+    expect(body.headers.get("content-type")).toMatch(/^multipart\/form-data; boundary=/);
+    const form = await body.formData();
+    expect(JSON.parse(form.get("metadata") as string)).toMatchObject({ entrypoint_path: "hello-world/index.ts", verify_jwt: false });
+    const files = form.getAll("file") as File[];
+    expect(files.map((f) => f.name).sort()).toEqual(["hello-world/data.bin", "hello-world/index.ts"]);
+    const byName = new Map(await Promise.all(files.map(async (f) => [f.name, Buffer.from(await f.arrayBuffer())] as const)));
+    expect(byName.get("hello-world/data.bin")!.equals(binary)).toBe(true);
+    expect(byName.get("hello-world/index.ts")!.toString("utf8")).toBe(source);
+  });
+
+  it("bumps the version on a new deploy, not on a metadata edit", async () => {
+    const again = await deploy("hello-world", { "index.ts": "export {}" }, { entrypoint_path: "index.ts" });
+    expect(again.body.version).toBe(2);
+    const listed = await call("GET", `/v1/projects/${ref}/functions`);
+    expect(listed.body).toHaveLength(1);
+    const bulk = await call("PUT", `/v1/projects/${ref}/functions`, [{ ...listed.body[0], name: "Renamed", verify_jwt: true }]);
+    expect(bulk.status, JSON.stringify(bulk.body)).toBe(200);
+    expect(bulk.body.functions[0]).toMatchObject({ name: "Renamed", version: 2, verify_jwt: true });
+    const patched = await call("PATCH", `/v1/projects/${ref}/functions/hello-world`, { body: "export const x = 1;" });
+    expect(patched.body).toMatchObject({ name: "Renamed", version: 3, entrypoint_path: "index.ts" });
+    expect((await call("GET", `/v1/projects/${ref}/functions/hello-world`)).body.version).toBe(3);
+  });
+
+  it("creates from JSON source and from an eszip, whose body comes back as uploaded", async () => {
+    const json = await call("POST", `/v1/projects/${ref}/functions`, { slug: "from-json", name: "From JSON", body: source });
+    expect(json.status, JSON.stringify(json.body)).toBe(201);
+    const dup = await call("POST", `/v1/projects/${ref}/functions`, { slug: "from-json", name: "again", body: "x" });
+    expect(dup.status).toBe(409);
+    const eszip = await api(platform.baseUrl, token, "POST", `/v1/projects/${ref}/functions?slug=zipped&name=Zipped`, binary.toString("latin1"), {
+      "content-type": "application/vnd.denoland.eszip",
+    });
+    expect(eszip.status, JSON.stringify(eszip.body)).toBe(201);
+    const raw = await fetch(`${platform.baseUrl}/v1/projects/${ref}/functions/zipped/body`, { headers: { authorization: `Bearer ${token}` } });
+    expect(Buffer.from(await raw.arrayBuffer()).equals(Buffer.from(binary.toString("latin1"), "utf8"))).toBe(true);
+  });
+
+  it("refuses bad deploys and unknown functions, changing nothing", async () => {
+    const before = (await call("GET", `/v1/projects/${ref}/functions`)).body;
+    const cases = [
+      await deploy("bad-one", { "index.ts": "x" }, "{not json"),
+      await deploy("bad-one", { "index.ts": "x" }, { verify_jwt: true }),
+      await deploy("bad-one", { "index.ts": "x" }, { entrypoint_path: "main.ts" }),
+      await deploy("bad-one", { "../escape.ts": "x" }, { entrypoint_path: "../escape.ts" }),
+      await deploy("1bad", { "index.ts": "x" }, { entrypoint_path: "index.ts" }),
+    ];
+    for (const r of cases) {
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(typeof r.body.message).toBe("string");
+    }
+    expect((await call("PUT", `/v1/projects/${ref}/functions`, [{ ...before[0], name: "X" }, { ...before[0], slug: "nope" }])).status).toBe(404);
+    expect((await call("GET", `/v1/projects/${ref}/functions/nope`)).status).toBe(404);
+    const taken = await api(platform.baseUrl, token, "PATCH", `/v1/projects/${ref}/functions/zipped?slug=hello-world`, { name: "clash" });
+    expect(taken.status, JSON.stringify(taken.body)).toBe(409);
+    expect((await call("DELETE", `/v1/projects/${ref}/functions/nope`)).status).toBe(404);
+    expect((await call("GET", `/v1/projects/${ref}/functions`)).body).toEqual(before);
+  });
+
+  it("deletes a function and its files", async () => {
+    expect((await call("DELETE", `/v1/projects/${ref}/functions/from-json`)).status).toBe(200);
+    expect((await call("GET", `/v1/projects/${ref}/functions/from-json`)).status).toBe(404);
+    const left = await adminQuery(platform.platformUrl, "select count(*)::int as n from platform.function_files ff join platform.functions f on f.id = ff.function_id where f.slug = 'from-json'");
+    expect(left[0].n).toBe(0);
+  });
+});
