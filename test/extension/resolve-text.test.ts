@@ -1,7 +1,8 @@
 // graphql._resolve_text, the text sibling of graphql.resolve that the HTTP server calls, answers
 // the same document. "The same" here means: its text is JSON, and that text cast to jsonb equals
 // (jsonb `=`, exact for numbers) graphql.resolve's answer for the same request on the same data.
-// Key order and spacing may differ, since jsonb stores keys in its own order.
+// Key order, spacing and the spelling of numbers may differ (jsonb stores keys in its own order
+// and prints numbers as numeric, e.g. 1e+20 as 100000000000000000000); the values may not.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type pg from "pg";
 import { freshDatabase, type TestDatabase } from "../harness/db";
