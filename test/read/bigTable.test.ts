@@ -10,9 +10,13 @@ import { freshDatabase, type TestDatabase } from "../harness/db";
 import { reflectSchema } from "../harness/reflectSchema";
 
 const ROWS = 100_000;
+// The item table alone takes about 600 pages of 8 kB.
+const maxBlocks = 150;
 
 interface PlanNode {
   "Node Type": string;
+  "Shared Hit Blocks"?: number;
+  "Shared Read Blocks"?: number;
   "Relation Name"?: string;
   "Index Name"?: string;
   Plans?: PlanNode[];
@@ -60,8 +64,13 @@ describe("generated SQL on a big table", () => {
     expect(statements.length).toBeGreaterThan(0);
     const nodes: PlanNode[] = [];
     for (const s of statements) {
-      const { rows } = await client.query(`explain (format json) ${s.sql}`, s.params);
-      nodes.push(...nodesOf(rows[0]["QUERY PLAN"][0].Plan));
+      const { rows } = await client.query(`explain (analyze, buffers, format json) ${s.sql}`, s.params);
+      const statementNodes = nodesOf(rows[0]["QUERY PLAN"][0].Plan);
+      // Flat in the table's size: a page reads a few index and heap pages, never the table (a
+      // node's block counts include its children's).
+      const blocks = Math.max(...statementNodes.map((n) => (n["Shared Hit Blocks"] ?? 0) + (n["Shared Read Blocks"] ?? 0)));
+      expect(blocks, s.sql).toBeLessThan(maxBlocks);
+      nodes.push(...statementNodes);
     }
     return nodes;
   }
