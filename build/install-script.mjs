@@ -48,6 +48,11 @@ create function graphql._internal_resolve(
     returns text
     volatile
     language plv8
+    -- The statements a request runs are small and cheap, but their estimate can pass
+    -- jit_above_cost (on big tables, or a large catalog for the reflection query), and JIT
+    -- compilation would then cost far more than running them, on every execution. The setting is
+    -- the caller's again when the function returns.
+    set jit = off
 as ${dollarQuote(`${loader(stamp)}\nreturn entry.api.resolve(query, variables, operationName, extensions);`, "resolve")};
 
 -- What the loaded bundle reports about itself: version, build stamp, evaluations, cache figures.

@@ -7,7 +7,7 @@ import type pg from "pg";
 const apiRoles = ["authenticator", "anon", "authenticated", "service_role"];
 
 // A schema of its own keeps the extension's view out of what the GraphQL engines reflect.
-const statsSchema = "bench_stats";
+export const statsSchema = "bench_stats";
 
 export async function installStatementStats(admin: pg.Client): Promise<void> {
   await admin.query(`create schema if not exists ${statsSchema}`);

@@ -1,6 +1,6 @@
 // Bench stage: backend life cycle. Input: the authenticator's URL and prepared query texts.
 // Output: the time of the first graphql.resolve in a new backend and after a DDL change, and a
-// backend's memory after 1 and 1,000 requests.
+// backend's memory after 1, 1,000 and 10,000 requests.
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { backendMemory, type Memory } from "./backendStats";
@@ -110,6 +110,9 @@ export async function measureMemory(label: string, url: string, prepared: Prepar
   const after1: Memory = backendMemory(pid);
   for (let i = 1; i < 1000; i++) await request(i);
   const after1000: Memory = backendMemory(pid);
+  // The leak check: a backend that keeps answering must not keep growing.
+  for (let i = 1000; i < 10_000; i++) await request(i);
+  const after10000: Memory = backendMemory(pid);
   await client.end();
-  return { label, after1, after1000 };
+  return { label, after1, after1000, after10000 };
 }

@@ -21,10 +21,14 @@ export function sqlScript(sql: string): string {
   return [...prologue, `${sql.replace(/\s*\n\s*/g, " ")};`, "commit;", ""].join("\n");
 }
 
-/** A pgbench script around one `graphql.resolve` call with the query text inlined. */
-export function resolveScript(graphql: string): string {
+/**
+ * A pgbench script around one `graphql.resolve` call with the query text inlined; `searchPath`
+ * (a schema name) chooses the schema the API is built from.
+ */
+export function resolveScript(graphql: string, searchPath?: string): string {
   const text = graphql.replace(/\s*\n\s*/g, " ");
-  return [...prologue, `select graphql.resolve(${dollarQuote(text, "gql")});`, "commit;", ""].join("\n");
+  const path = searchPath === undefined ? [] : [`set local search_path = ${searchPath};`];
+  return [...prologue, ...path, `select graphql.resolve(${dollarQuote(text, "gql")});`, "commit;", ""].join("\n");
 }
 
 async function asAuthenticated<T>(client: pg.Client, run: () => Promise<T>): Promise<T> {

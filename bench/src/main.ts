@@ -5,7 +5,8 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import pg from "pg";
-import { installStatementStats, statementFigures, type StatementFigures } from "./backendStats";
+import { installStatementStats, statementFigures, statsSchema, type StatementFigures } from "./backendStats";
+import { measureBigTables, plotBigTables, type BigTableFigures } from "./bigTables";
 import { canonicalFromGraphql, canonicalValue, firstDifference, sameAnswer, type Json } from "./canonical";
 import { connectionUrl, crashLines, startCluster, stopCluster, type Cluster } from "./cluster";
 import { createDataset, resetDataset, scaleNamed, type Scale } from "./dataset";
@@ -40,6 +41,8 @@ const statementSamples = 20;
 const wantedEngines = list("BENCH_ENGINES");
 const wantedQueries = list("BENCH_QUERIES");
 const maxRequestsPerRun = 2_000_000;
+const bigRows = (list("BENCH_BIG_ROWS") ?? ["10000", "100000", "1000000"]).map(Number);
+if (bigRows.some((n) => !Number.isInteger(n) || n < 20 || n % 20 !== 0)) throw new Error("BENCH_BIG_ROWS must be whole multiples of 20");
 const watchdogMinutes = knob("BENCH_WATCHDOG_MINUTES", scale.kind === "large" ? 180 : 45);
 
 const log = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
@@ -281,6 +284,18 @@ async function main(): Promise<number> {
       if (reads.length > 0) memory.push(await measureMemory("hand-written SQL (read queries in turn)", authUrl, undefined, "sql", reads));
     }
 
+    let bigTables: BigTableFigures | undefined;
+    if (extensionReady && wanted("resolve") && (!wantedQueries || wantedQueries.includes("bigtables"))) {
+      bigTables = await measureBigTables({
+        url: (database) => connectionUrl(cluster, database), pgTarget, sizes: bigRows, seconds, runs, workDir, statsSchema, admin, log,
+      });
+      if (bigTables.wrong.length > 0) {
+        mismatches++;
+        for (const w of bigTables.wrong) log(`MISMATCH big tables: ${w}`);
+        notes.push(`Big tables: wrong answers (${bigTables.wrong.map((w) => w.split(":")[0]).join(", ")}); not timed there.`);
+      }
+    }
+
     const failedUnderLoad = rows.reduce((n, row) => n + [...row.byClients.values()].reduce((m, c) => m + c.failures, 0), 0);
     if (failedUnderLoad > 0) notes.push(`${failedUnderLoad} requests failed under load (HTTP status other than 200, or a GraphQL error); see the "failed" column.`);
     const report: Report = {
@@ -296,6 +311,7 @@ async function main(): Promise<number> {
       coldStart,
       memory,
       jsonbFloorRps,
+      bigTables,
       notes,
     };
     report.targets = evaluateTargets(report);
@@ -310,13 +326,19 @@ async function main(): Promise<number> {
     const reportDir = complete ? join(benchDir, "report") : outDir;
     mkdirSync(reportDir, { recursive: true });
     const plotted = renderPlot(report, workDir, join(outDir, "throughput.png"));
-    // results.md sits beside the plot; the README one folder up.
-    const markdown = renderMarkdown(report, plotted ? "throughput.png" : undefined);
+    const bigPlotted = report.bigTables !== undefined && plotBigTables(report.bigTables, workDir, join(outDir, "bigtables.png"));
+    // results.md sits beside the plots; the README one folder up.
+    const plots = (prefix: string) => ({
+      throughput: plotted ? `${prefix}throughput.png` : undefined,
+      bigTables: bigPlotted ? `${prefix}bigtables.png` : undefined,
+    });
+    const markdown = renderMarkdown(report, plots(""));
     writeFileSync(join(outDir, "results.md"), markdown);
     if (complete) {
       writeFileSync(join(reportDir, "results.md"), markdown);
       if (plotted) copyFileSync(join(outDir, "throughput.png"), join(reportDir, "throughput.png"));
-      updateReadme(join(benchDir, "README.md"), renderMarkdown(report, plotted ? "report/throughput.png" : undefined));
+      if (bigPlotted) copyFileSync(join(outDir, "bigtables.png"), join(reportDir, "bigtables.png"));
+      updateReadme(join(benchDir, "README.md"), renderMarkdown(report, plots("report/")));
     }
     process.stdout.write(`${markdown}\n`);
     log(`written: ${relative(repoDir, join(reportDir, "results.md"))}${plotted ? " and throughput.png" : ""}`);

@@ -8,6 +8,7 @@ import type { EngineId } from "./engines";
 import { engineLabels } from "./engines";
 import type { Memory, StatementFigures } from "./backendStats";
 import type { BenchQuery } from "./queries";
+import { renderBigTables, type BigTableFigures } from "./bigTables";
 
 export interface Cell {
   rps: number;
@@ -37,6 +38,7 @@ export interface MemoryFigures {
   label: string;
   after1: Memory;
   after1000: Memory;
+  after10000: Memory;
 }
 
 export interface Target {
@@ -63,6 +65,7 @@ export interface Report {
    * the type graphql.resolve returns: what the text floor would be if it had to return jsonb.
    */
   jsonbFloorRps?: Map<number, number>;
+  bigTables?: BigTableFigures;
   notes: string[];
 }
 
@@ -107,7 +110,9 @@ function ratio(a: Cell | undefined, b: Cell | undefined): string {
   return `${(a.rps / b.rps).toFixed(2)}×`;
 }
 
-export function renderMarkdown(r: Report, plotFile: string | undefined): string {
+/** `plots`: the paths of the drawn plots, relative to where the Markdown is written. */
+export function renderMarkdown(r: Report, plots: { throughput?: string | undefined; bigTables?: string | undefined }): string {
+  const plotFile = plots.throughput;
   const sat = Math.max(...r.clients);
   const lines: string[] = [];
   lines.push("## Latest results", "");
@@ -153,13 +158,15 @@ export function renderMarkdown(r: Report, plotFile: string | undefined): string 
   }
   if (r.memory.length > 0) {
     lines.push("### Memory per backend (/proc/PID/smaps_rollup, MiB)", "");
-    lines.push("| Backend | RSS after 1 | PSS after 1 | private after 1 | RSS after 1,000 | PSS after 1,000 | private after 1,000 |");
-    lines.push("| --- | --- | --- | --- | --- | --- | --- |");
+    lines.push("| Backend | RSS after 1 | private after 1 | RSS after 1,000 | PSS after 1,000 | private after 1,000 | RSS after 10,000 | private after 10,000 |");
+    lines.push("| --- | --- | --- | --- | --- | --- | --- | --- |");
     for (const m of r.memory) {
-      lines.push(`| ${m.label} | ${f1(m.after1.rssMiB)} | ${f1(m.after1.pssMiB)} | ${f1(m.after1.privateMiB)} | ${f1(m.after1000.rssMiB)} | ${f1(m.after1000.pssMiB)} | ${f1(m.after1000.privateMiB)} |`);
+      const cells = [m.after1.rssMiB, m.after1.privateMiB, m.after1000.rssMiB, m.after1000.pssMiB, m.after1000.privateMiB, m.after10000.rssMiB, m.after10000.privateMiB];
+      lines.push(`| ${m.label} | ${cells.map(f1).join(" | ")} |`);
     }
-    lines.push("");
+    lines.push("", "Private is `Private_Clean + Private_Dirty` of `/proc/PID/smaps_rollup`.", "");
   }
+  if (r.bigTables) lines.push(...renderBigTables(r.bigTables, plots.bigTables));
   if (r.notes.length > 0) {
     lines.push("### Notes", "");
     for (const n of r.notes) lines.push(`- ${n}`);

@@ -3,6 +3,12 @@
 import type { EngineId } from "./engines";
 import type { Cell, Report, Target } from "./report";
 import type { BenchQuery } from "./queries";
+import { flatness } from "./bigTables";
+
+/** Extra private memory per backend allowed over a plain SQL backend, and growth allowed from
+ * 1,000 to 10,000 requests (allocator noise, not a leak). */
+const extraPrivateMiB = 6;
+const leakToleranceMiB = 0.5;
 
 function cellOf(r: Report, q: BenchQuery | undefined, engine: EngineId, clients: number): Cell | undefined {
   return r.rows.find((x) => x.query === q && x.engine === engine)?.byClients.get(clients);
@@ -67,7 +73,44 @@ export function evaluateTargets(r: Report): Target[] {
     measured: r.coldStart ? `${r.coldStart.newBackendMs.toFixed(1)} ms (after DDL: ${r.coldStart.afterDdlMs.toFixed(1)} ms)` : "not measured",
     pass: r.coldStart !== undefined && r.coldStart.newBackendMs < 50,
   });
+  targets.push(...bigTableTargets(r), ...memoryTargets(r));
   return targets;
+}
+
+function bigTableTargets(r: Report): Target[] {
+  const f = r.bigTables;
+  const span = f ? `${Math.min(...f.sizes).toLocaleString("en-US")} to ${Math.max(...f.sizes).toLocaleString("en-US")} rows` : "10k to 1M rows";
+  const targets: Target[] = (f ? flatness(f) : []).map((c) => ({
+    name: `Big tables: ${c.title} within 1.5× from ${span}`,
+    measured: c.ratio === undefined ? "not measured" : `${c.ratio.toFixed(2)}×`,
+    pass: c.ratio !== undefined && c.ratio <= 1.5,
+  }));
+  if (!f) targets.push({ name: `Big tables: flat within 1.5× from ${span}`, measured: "not measured", pass: false });
+  targets.push({
+    name: "JIT: no statement run inside graphql.resolve is JIT-compiled (largest table, default `jit` settings)",
+    measured: f ? `${f.jit.jitFunctions} functions over ${f.jit.calls} statements` : "not measured",
+    pass: f !== undefined && f.jit.calls > 0 && f.jit.jitFunctions === 0,
+  });
+  return targets;
+}
+
+function memoryTargets(r: Report): Target[] {
+  const resolve = r.memory.find((m) => m.label.startsWith("graphql.resolve"));
+  const sql = r.memory.find((m) => m.label.startsWith("hand-written SQL"));
+  const extra = resolve && sql ? resolve.after1000.privateMiB - sql.after1000.privateMiB : undefined;
+  const growth = resolve ? resolve.after10000.privateMiB - resolve.after1000.privateMiB : undefined;
+  return [
+    {
+      name: `Memory: a graphql.resolve backend's extra private memory after 1,000 requests at most ${extraPrivateMiB} MiB over a plain SQL backend`,
+      measured: extra === undefined ? "not measured" : `${extra.toFixed(1)} MiB (${resolve!.after1000.privateMiB.toFixed(1)} against ${sql!.after1000.privateMiB.toFixed(1)})`,
+      pass: extra !== undefined && extra <= extraPrivateMiB,
+    },
+    {
+      name: `Memory: no growth from 1,000 to 10,000 requests (at most ${leakToleranceMiB} MiB)`,
+      measured: growth === undefined ? "not measured" : `${growth >= 0 ? "+" : ""}${growth.toFixed(2)} MiB`,
+      pass: growth !== undefined && growth <= leakToleranceMiB,
+    },
+  ];
 }
 
 function statementsOf(r: Report, queryName: string, engine: EngineId) {

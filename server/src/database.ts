@@ -121,11 +121,11 @@ export class Database {
     return attempt;
   }
 
-  /** Whether the database answers and has graphql.resolve. */
+  /** Whether the database answers and has the function the server calls (graphql.resolve's text sibling). */
   async ready(): Promise<{ database: boolean; extension: boolean }> {
     try {
       const { rows } = await this.pool.query<{ extension: boolean }>(
-        "select to_regprocedure('graphql.resolve(text, jsonb, text, jsonb)') is not null as extension",
+        "select to_regprocedure('graphql._resolve_text(text, jsonb, text, jsonb)') is not null as extension",
       );
       return { database: true, extension: rows[0]?.extension === true };
     } catch {

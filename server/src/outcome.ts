@@ -43,7 +43,7 @@ export function classify(error: PgError, cancelled: "timeout" | "disconnect" | u
   }
   // A statement_timeout set on the role, or a cancel sent by an administrator.
   if (code === "57014") return { kind: "timeout", message: `The request was cancelled: ${error.message}` };
-  const missing = (code === "3F000" && /"graphql"/.test(error.message)) || (code === "42883" && /graphql\.resolve/.test(error.message));
+  const missing = (code === "3F000" && /"graphql"/.test(error.message)) || (code === "42883" && /graphql\.(_resolve_text|resolve)\b/.test(error.message));
   const settled: Outcome = missing
     ? { kind: "missingExtension", message: missingExtensionMessage }
     : requestErrorClasses.some((c) => code.startsWith(c)) && !retryableCodes.has(code)

@@ -1,7 +1,8 @@
 // Execute stage (server side): a request's identity and GraphQL payload → the one statement and
 // parameters that run it. Role, claims and search path are set with set_config(..., true) in a
 // materialized CTE that the resolve call reads from, so they are in force before resolve runs
-// and end with the statement's own transaction.
+// and end with the statement's own transaction. The answer comes from graphql._resolve_text,
+// graphql.resolve's answer as JSON text: the server only forwards it, so no jsonb parse and print.
 import type { JWTPayload } from "jose";
 
 export interface GraphQLPayload {
@@ -25,7 +26,7 @@ export const resolveSql = `with settings as materialized (
            where c.key ~ '^[A-Za-z_][A-Za-z0-9_]*$') as claim_count,
          set_config('search_path', (select string_agg(quote_ident(s), ', ') from unnest($3::text[]) as s), true) as search_path
 )
-select graphql.resolve($4, coalesce($5::jsonb, '{}'::jsonb), $6)::text as body
+select graphql._resolve_text($4, coalesce($5::jsonb, '{}'::jsonb), $6) as body
   from settings`;
 
 export function resolveParams(

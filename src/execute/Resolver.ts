@@ -49,9 +49,6 @@ interface OperationEntry {
 const SCHEMA_KEY_QUERY =
   "select current_user::text as role, current_setting('search_path') as path, (select last_value from graphql.seq_schema_version)::text as version";
 
-const JIT_OFF = "select current_setting('jit') as jit, set_config('jit', 'off', true) as off";
-const JIT_RESTORE = "select set_config('jit', $1, true) as jit";
-
 const SCHEMA_CACHE_SIZE = 8;
 const OPERATION_CACHE_SIZE = 256;
 const COMPILED_PER_OPERATION = 16;
@@ -65,8 +62,6 @@ export class Resolver {
   private schemaKeyPlan: PreparedStatement | null = null;
   /** Kept too: a schema change re-runs the reflection, and re-planning it would cost more than running it. */
   private reflectionPlan: PreparedStatement | null = null;
-  private jitOffPlan: PreparedStatement | null = null;
-  private jitRestorePlan: PreparedStatement | null = null;
   readonly stats: ResolverStats = {
     schemaLoads: 0,
     operationCacheHits: 0,
@@ -169,21 +164,6 @@ export class Resolver {
     return plan;
   }
 
-  /**
-   * On a large catalog (thousands of functions in an exposed schema) the reflection query's
-   * estimate passes jit_above_cost, and JIT-compiling it costs far more than running it; it is
-   * planned and run with JIT off, and the caller's setting is put back (an error on the way
-   * aborts the transaction, which undoes the change too).
-   */
-  private withoutJit<T>(run: () => T): T {
-    this.jitOffPlan ??= this.db.prepare(JIT_OFF, 0);
-    this.jitRestorePlan ??= this.db.prepare(JIT_RESTORE, 1);
-    const previous = String(this.db.execute(this.jitOffPlan, [])[0]!["jit"]);
-    const result = run();
-    this.db.execute(this.jitRestorePlan, [previous]);
-    return result;
-  }
-
   private schema(): { key: string; api: ApiSchema } {
     // Asked on every request: a kept plan spares parsing and planning it each time.
     this.schemaKeyPlan ??= this.db.prepare(SCHEMA_KEY_QUERY, 0);
@@ -193,7 +173,8 @@ export class Resolver {
     if (!api) {
       this.stats.schemaLoads++;
       this.reflectionPlan ??= this.db.prepare(REFLECTION_QUERY, 0);
-      const catalogRow = this.withoutJit(() => this.db.execute(this.reflectionPlan!, [])[0]!);
+      // Planned and run without JIT: graphql._internal_resolve runs with `jit = off`.
+      const catalogRow = this.db.execute(this.reflectionPlan, [])[0]!;
       api = Resolver.apiOf(catalogRow["catalog"]);
       this.schemas.set(key, api);
     }

@@ -91,8 +91,17 @@ export function rowsBeforePage(conn: ConnectionPlan, scan: Scan): Expr {
   const one = () => [{ expr: int(1), alias: "one" }];
   const checks: Expr[] = [];
   if (past) {
+    // The rows past the cursor are the tail of the connection's order, so a row lies behind the
+    // cursor exactly when the first row in that order does: one row read from the ordering's
+    // index, where asking for any row behind the cursor (a negated condition no index serves)
+    // scans the table.
     const behind = (row: RowRef): Expr => ({ kind: "not", expr: call("coalesce", past(row), bool(false)) });
-    checks.push({ kind: "exists", select: scan(behind, one) });
+    const first = scan(null, (row) => [{ expr: behind(row), alias: "behind" }]);
+    const firstRow = first.from!.kind === "table" || first.from!.kind === "function" ? tableRow(first.from!.alias) : null;
+    invariant(firstRow !== null, "page scan reads a table or function");
+    first.orderBy = orderItems(conn.backward ? conn.order.map(flip) : conn.order, firstRow);
+    first.limit = int(1);
+    checks.push(call("coalesce", { kind: "subquery", select: first }, bool(false)));
   }
   if (conn.offset) checks.push(and(binary(">", conn.offset, int(0)), { kind: "exists", select: scan(past, one) }));
   return checks.length === 0 ? bool(false) : or(...checks);

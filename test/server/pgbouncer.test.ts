@@ -63,7 +63,7 @@ it("still sends one statement per request", async (ctx) => {
      where s.toplevel and s.dbid = (select oid from pg_database where datname = current_database())
        and s.userid <> 'postgres'::regrole`);
   expect(rows.reduce((n, r) => n + r.calls, 0)).toBe(10);
-  for (const row of rows) expect(row.query).toContain("graphql.resolve");
+  for (const row of rows) expect(row.query).toContain("graphql._resolve_text");
 });
 
 it("cancels a statement past the timeout through pgbouncer", async (ctx) => {

@@ -39,5 +39,5 @@ it("sends a single statement per request", async (ctx) => {
   expect(rows.length).toBeGreaterThan(0);
   const total = rows.reduce((n, r) => n + r.calls, 0);
   expect(total).toBe(rounds * requests.length);
-  for (const row of rows) expect(row.query).toContain("graphql.resolve");
+  for (const row of rows) expect(row.query).toContain("graphql._resolve_text");
 });
