@@ -28,6 +28,8 @@ export interface GraphqlTarget {
   database: Database;
   schemas: string[];
   limits: DocumentLimits;
+  /** When set, mutations are answered with this error instead of running (read-only mode). */
+  mutationsRefused?: string;
 }
 
 /** Reads GraphQL request bodies as text, so variables keep every digit; anything else is a 415. */
@@ -52,6 +54,9 @@ export async function answerGraphql(
   if (checked.kind === "refused") return graphqlError(reply, checked.message);
   if (viaGet && checked.operation === OperationTypeNode.MUTATION) {
     return fail(reply.header("allow", "POST"), 405, "Mutations are accepted only over POST");
+  }
+  if (target.mutationsRefused !== undefined && checked.operation === OperationTypeNode.MUTATION) {
+    return graphqlError(reply, target.mutationsRefused);
   }
   // The response's close before its end means the client went away: its statement is cancelled.
   const gone = new AbortController();

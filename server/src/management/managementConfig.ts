@@ -11,6 +11,8 @@ export interface ManagementConfig {
   rateLimit: number;
   /** Milliseconds since the epoch; tests pass a fake clock. */
   now: () => number;
+  /** Database bytes a project may use: at 95% it turns read-only. Undefined: no quota. */
+  diskQuotaBytes?: number;
 }
 
 export type TokenCommand =
@@ -22,6 +24,7 @@ export const managementOptions = {
   "platform-database-url": { type: "string" },
   "project-servers": { type: "string" },
   "rate-limit": { type: "string" },
+  "disk-quota-mb": { type: "string" },
   email: { type: "string" },
   name: { type: "string" },
   id: { type: "string" },
@@ -33,6 +36,8 @@ Management API (serves /v1 when a platform database is given):
   --project-servers LIST       comma-separated superuser URLs of the servers holding projects,
                                default: the platform's server [PROJECT_SERVERS]
   --rate-limit N               requests per user per minute, default 60 [MGMT_RATE_LIMIT]
+  --disk-quota-mb N            database size per project; at 95% the project turns read-only,
+                               default: no quota [MGMT_DISK_QUOTA_MB]
 
   token create --email E [--name N]   print a new personal access token (creates the user)
   token list --email E                list a user's tokens (never the secrets)
@@ -53,11 +58,16 @@ export function parseManagementConfig(pick: Pick): ManagementConfig | undefined 
   if (!/^\d+$/.test(rateText) || Number(rateText) < 1) {
     throw new ConfigError(`rate limit must be an integer of at least 1, got "${rateText}"`);
   }
+  const quotaText = pick("disk-quota-mb", "MGMT_DISK_QUOTA_MB");
+  if (quotaText !== undefined && (!/^\d+$/.test(quotaText) || Number(quotaText) < 1)) {
+    throw new ConfigError(`disk quota must be a number of megabytes of at least 1, got "${quotaText}"`);
+  }
   return {
     platformDatabaseUrl,
     projectServers: servers.length > 0 ? servers : [platformDatabaseUrl],
     rateLimit: Number(rateText),
     now: Date.now,
+    ...(quotaText !== undefined ? { diskQuotaBytes: Number(quotaText) * 1024 * 1024 } : {}),
   };
 }
 

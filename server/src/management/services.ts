@@ -13,6 +13,9 @@ import { OrganizationStore } from "./store/organizationStore";
 import { ProjectStore } from "./store/projectStore";
 import { RateLimitStore } from "./store/rateLimitStore";
 import { UserStore } from "./store/userStore";
+import { dataApiTuning } from "./settings/dataApiTuning";
+import { ReadOnlyMode } from "./settings/readOnlyMode";
+import { SettingsStore } from "./settings/settingsStore";
 
 export interface Services {
   config: ManagementConfig;
@@ -25,6 +28,9 @@ export interface Services {
   provisioner: Provisioner;
   /** Data API pools, one per project in use. */
   pools: ProjectPools;
+  /** Each project's data API settings and read-only mode. */
+  settings: SettingsStore;
+  readOnly: ReadOnlyMode;
   close(): Promise<void>;
 }
 
@@ -53,7 +59,9 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
   try {
     const servers = await ProjectServers.open(config.projectServers);
     const projects = new ProjectStore(platform);
-    const pools = new ProjectPools(projects, servers, options.dataApi);
+    const settings = new SettingsStore(platform);
+    const pools = new ProjectPools(projects, servers, options.dataApi, async (ref) => dataApiTuning(await settings.get(ref), config.now));
+    const readOnly = new ReadOnlyMode(settings, servers, pools, config.now, config.diskQuotaBytes);
     const provisioner = new Provisioner(platform, projects, servers, {
       log: options.log,
       release: (ref) => pools.release(ref),
@@ -71,6 +79,8 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       servers,
       provisioner,
       pools,
+      settings,
+      readOnly,
       async close() {
         await pools.closeAll();
         await platform.end();

@@ -10,7 +10,6 @@ import type { ProjectPools } from "./projectPools";
 
 export const projectPathPrefix = "/project/:ref";
 const refHost = /^([a-z]{20})\./;
-const schemas = ["public"];
 
 async function answer(pools: ProjectPools, ref: string, request: FastifyRequest, reply: FastifyReply, viaGet: boolean) {
   const entry = await pools.get(ref);
@@ -25,7 +24,8 @@ async function answer(pools: ProjectPools, ref: string, request: FastifyRequest,
   const parsed = viaGet
     ? payloadFromSearch(request.query as Record<string, unknown>, depth)
     : payloadFromBody(request.body as string, depth);
-  const target = { database: entry.database, schemas, limits: pools.settings.limits };
+  const refused = entry.tuning.mutationsRefused();
+  const target = { database: entry.database, schemas: entry.tuning.schemas, limits: pools.settings.limits, ...(refused ? { mutationsRefused: refused } : {}) };
   const answered = await answerGraphql(target, identity, request, reply, parsed, viaGet);
   if (reply.statusCode === 503) {
     // Paused or removed by another process, or its server is down: look again next time.

@@ -8,11 +8,13 @@ import { JwtVerifier, sharedSecretSource } from "../../jwtVerifier";
 import { Keyring } from "../../keys";
 import type { ProjectServers } from "../provision/projectServers";
 import type { ProjectRecord, ProjectStore } from "../store/projectStore";
+import type { DataApiTuning } from "../settings/dataApiTuning";
 
 export interface ProjectEntry {
   project: ProjectRecord;
   auth: Authenticator;
   database: Database;
+  tuning: DataApiTuning;
 }
 
 /** How every project's data API runs its requests (the server's own settings). */
@@ -31,6 +33,8 @@ export class ProjectPools {
     private readonly store: ProjectStore,
     private readonly servers: ProjectServers,
     readonly settings: DataApiSettings,
+    /** The project's own settings (search path, pool size, read-only mode). */
+    private readonly tune: (ref: string) => Promise<DataApiTuning>,
   ) {}
 
   /** The project's entry, or undefined when there is no such project. */
@@ -49,13 +53,15 @@ export class ProjectPools {
     const project = await this.store.byRef(ref);
     if (!project) return undefined;
     const url = this.servers.authenticatorUrl(project.server, project.database_name, project.authenticator_role, project.authenticator_password);
-    const { poolSize, statementTimeoutMs, preparedStatements } = this.settings;
+    const tuning = await this.tune(ref);
+    const { statementTimeoutMs, preparedStatements } = this.settings;
+    const poolSize = tuning.poolSize ?? this.settings.poolSize;
     const auth: Authenticator = {
       keyring: new Keyring(project.jwt_secret),
       userTokens: new JwtVerifier([sharedSecretSource(project.jwt_secret)]),
       roles: allowedRoles([]),
     };
-    return { project, auth, database: new Database({ connectionString: url, poolSize, statementTimeoutMs, preparedStatements }) };
+    return { project, auth, tuning, database: new Database({ connectionString: url, poolSize, statementTimeoutMs, preparedStatements }) };
   }
 
   /** Forgets the project and closes its pool (before a pause or a drop, or after a failure). */

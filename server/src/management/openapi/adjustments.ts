@@ -30,4 +30,12 @@ const createOrganizationBody: Adjustment = (doc) => {
   if (body) body.properties.name = { ...body.properties.name, minLength: 1 };
 };
 
-export const adjustments: Adjustment[] = [dropNonStandardKeywords, createProjectBody, createOrganizationBody];
+/** Settings bodies: an unknown (misspelt) setting is refused rather than silently ignored. */
+const closedSettingsBodies: Adjustment = (doc) => {
+  for (const name of ["V1UpdatePostgrestConfigBody"]) {
+    const body = doc.components.schemas[name];
+    if (body) body.additionalProperties = false;
+  }
+};
+
+export const adjustments: Adjustment[] = [dropNonStandardKeywords, createProjectBody, createOrganizationBody, closedSettingsBodies];

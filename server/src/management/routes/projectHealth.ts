@@ -40,9 +40,9 @@ async function probe(call: Call, project: ProjectRecord, name: ServiceName): Pro
       }
       case "rest": {
         const entry = await call.services.pools.get(project.ref);
-        const outcome = await entry!.database.resolve("anon", { role: "anon" }, ["public"], { query: "{ __typename }", variables: null, operationName: null });
+        const outcome = await entry!.database.resolve("anon", { role: "anon" }, entry!.tuning.schemas, { query: "{ __typename }", variables: null, operationName: null });
         return outcome.kind === "result"
-          ? { name, healthy: true, status: "ACTIVE_HEALTHY", info: { db_schema: "public" } }
+          ? { name, healthy: true, status: "ACTIVE_HEALTHY", info: { db_schema: entry!.tuning.schemas.join(",") } }
           : unhealthy(name, `the GraphQL data API failed: ${outcome.kind}`);
       }
       case "auth":

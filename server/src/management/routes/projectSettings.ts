@@ -1,0 +1,77 @@
+// Routes (Management API): a project's data API settings (`postgrest`), database settings,
+// read-only mode and database password. The work is in ../settings; these only find the project.
+import format from "pg-format";
+import { databaseOf, serverKey } from "../platform/connectionUrl";
+import { withConnection } from "../platform/sql";
+import { scramVerifier } from "../provision/scramVerifier";
+import { readPostgresConfig, updatePostgresConfig, type PostgresConfigTarget } from "../settings/postgresConfig";
+import { readPostgrestConfig, updatePostgrestConfig, type PostgrestChanges } from "../settings/postgrestConfig";
+import type { ProjectRecord } from "../store/projectStore";
+import { requireProject, withProjectDatabase } from "./access";
+import { ok, type ApiArea, type Call } from "./operation";
+
+function configTarget(call: Call, project: ProjectRecord): PostgresConfigTarget {
+  const { servers, projects, config } = call.services;
+  const adminUrl = servers.get(project.server).adminUrl;
+  return {
+    adminUrl,
+    databaseUrl: servers.adminUrlFor(project.server, project.database_name),
+    database: project.database_name,
+    async soleTenant() {
+      const counts = await projects.countByServer();
+      if ((counts.get(project.server) ?? 0) !== 1) return false;
+      const own = [project.database_name, "postgres", servers.templateDatabase];
+      if (serverKey(config.platformDatabaseUrl) === project.server) own.push(databaseOf(config.platformDatabaseUrl));
+      const others = await withConnection(adminUrl, (sql) =>
+        sql.one<{ n: number }>("select count(*)::int as n from pg_database where not datistemplate and datname <> all($1)", [own]),
+      );
+      return others!.n === 0;
+    },
+  };
+}
+
+export const projectSettingsArea: ApiArea = {
+  "v1-get-postgrest-service-config": async (call) => {
+    const project = await requireProject(call);
+    return ok(await readPostgrestConfig(call.services.settings, project, (work) => withProjectDatabase(call, project, work)));
+  },
+
+  "v1-update-postgrest-service-config": async (call) => {
+    const project = await requireProject(call);
+    const { settings, pools } = call.services;
+    return ok(await updatePostgrestConfig(settings, pools, project, (work) => withProjectDatabase(call, project, work), call.body as PostgrestChanges));
+  },
+
+  "v1-get-postgres-config": async (call) => {
+    const project = await requireProject(call);
+    return ok(await readPostgresConfig(configTarget(call, project).databaseUrl));
+  },
+
+  "v1-update-postgres-config": async (call) => {
+    const project = await requireProject(call);
+    const config = await updatePostgresConfig(configTarget(call, project), call.body as Record<string, unknown>);
+    // Database settings reach new sessions only.
+    await call.services.pools.release(project.ref);
+    return ok(config);
+  },
+
+  "v1-get-readonly-mode-status": async (call) => {
+    const project = await requireProject(call);
+    return ok(call.services.readOnly.status(await call.services.readOnly.refresh(project)));
+  },
+
+  "v1-disable-readonly-mode-temporarily": async (call) => {
+    const project = await requireProject(call);
+    await call.services.readOnly.override(project);
+    return ok({}, 201);
+  },
+
+  "v1-update-database-password": async (call) => {
+    const project = await requireProject(call);
+    const { password } = call.body as { password: string };
+    await withConnection(call.services.servers.get(project.server).adminUrl, (sql) =>
+      sql.rows(format("alter role %I password %L", project.owner_role, scramVerifier(password))),
+    );
+    return ok({ message: `The password of the project's database role ${project.owner_role} was changed` });
+  },
+};

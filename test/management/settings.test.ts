@@ -1,0 +1,213 @@
+// Project settings over real HTTP: the data API settings (page cap, exposed schemas, pool size)
+// reach the project's GraphQL endpoint at once; database settings are checked by PostgreSQL and
+// reach the next request; server-wide ones are refused with the reason; the database password
+// is stored as a SCRAM verifier; read-only mode refuses writes until an override, which ends.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clusterInfo } from "../harness/db";
+import { scramVerifier } from "../../server/src/management/provision/scramVerifier";
+import { sweep } from "../../server/src/management/settings/sweep";
+import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, type TestPlatform } from "./support";
+
+let platform: TestPlatform;
+let token: string;
+let ref: string;
+let anon: string;
+let projectUrl: string;
+
+const call = (method: string, path: string, body?: unknown) => api(platform.baseUrl, token, method, path, body);
+const graphql = (query: string) => graphqlAt(`${platform.baseUrl}/project/${ref}/graphql/v1`, anon, query);
+
+async function makeProject(on: TestPlatform, bearer: string, name: string): Promise<{ ref: string; anon: string }> {
+  const org = await api(on.baseUrl, bearer, "POST", "/v1/organizations", { name: `${name} org` });
+  const created = await api(on.baseUrl, bearer, "POST", "/v1/projects", { name, organization_slug: org.body.slug, region: "eu-west-1", db_pass: "a-password-1" });
+  expect(created.status).toBe(201);
+  const keys = await api(on.baseUrl, bearer, "GET", `/v1/projects/${created.body.ref}/api-keys`);
+  return { ref: created.body.ref, anon: keys.body[0].api_key };
+}
+
+async function seed(projectRef: string): Promise<void> {
+  const url = clusterUrl(clusterInfo(), projectRef);
+  await adminQuery(
+    url,
+    `create table public.item (id int primary key);
+     insert into public.item select generate_series(1, 5);
+     grant select, insert on public.item to anon;
+     grant all on public.item to ${projectRef}_owner;
+     create schema api;
+     create table api.gadget (id int primary key);
+     insert into api.gadget values (1);
+     grant usage on schema api to anon;
+     grant select on api.gadget to anon;
+     create function public.work_mem_now() returns text language sql stable as $$ select current_setting('work_mem') $$;
+     grant execute on function public.work_mem_now() to anon;`,
+  );
+}
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  token = await platform.token("settings@example.com");
+  ({ ref, anon } = await makeProject(platform, token, "settings"));
+  projectUrl = clusterUrl(clusterInfo(), ref);
+  await seed(ref);
+});
+
+afterAll(async () => {
+  await call("DELETE", `/v1/projects/${ref}`);
+  await platform.close();
+});
+
+const itemCount = async () => (await graphql("{ itemCollection { edges { node { id } } } }")).body.data.itemCollection.edges.length;
+
+describe("data API settings (postgrest)", () => {
+  it("answers the defaults with the JWT secret, and without it after a change", async () => {
+    const got = await call("GET", `/v1/projects/${ref}/postgrest`);
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual({ db_schema: "public", max_rows: 30, db_extra_search_path: "", db_pool: null, jwt_secret: expect.any(String) });
+  });
+
+  it("caps GraphQL pages at max_rows at once, keeping the schema's own comment", async () => {
+    await adminQuery(projectUrl, "comment on schema public is 'shop data'");
+    expect(await itemCount()).toBe(5);
+    const patched = await call("PATCH", `/v1/projects/${ref}/postgrest`, { max_rows: 2 });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toEqual({ db_schema: "public", max_rows: 2, db_extra_search_path: "", db_pool: null });
+    expect(await itemCount()).toBe(2);
+    const [comment] = await adminQuery(projectUrl, "select obj_description('public'::regnamespace, 'pg_namespace') as c");
+    expect(comment.c).toBe('shop data\n@graphql({"max_rows":2})');
+    await call("PATCH", `/v1/projects/${ref}/postgrest`, { max_rows: 1000 });
+    expect(await itemCount()).toBe(5);
+  });
+
+  it("exposes the named schemas as the search path, and reopens the pool at its new size", async () => {
+    const patched = await call("PATCH", `/v1/projects/${ref}/postgrest`, { db_schema: "api", db_extra_search_path: "public", db_pool: 3 });
+    expect(patched.body).toEqual({ db_schema: "api", max_rows: 1000, db_extra_search_path: "public", db_pool: 3 });
+    const r = await graphql("{ gadgetCollection { edges { node { id } } } }");
+    expect(r.body.data.gadgetCollection.edges).toEqual([{ node: { id: 1 } }]);
+    const entry = await platform.running.services.pools.get(ref);
+    expect(entry!.database.pool.options.max).toBe(3);
+    await call("PATCH", `/v1/projects/${ref}/postgrest`, { db_schema: "public", db_extra_search_path: "" });
+    expect((await graphql("{ gadgetCollection { edges { node { id } } } }")).body.errors).toBeDefined();
+  });
+
+  it("refuses unknown schemas, an empty schema list and zero caps with 400, changing nothing", async () => {
+    const before = (await call("GET", `/v1/projects/${ref}/postgrest`)).body;
+    const cases: Array<[unknown, RegExp]> = [
+      [{ db_schema: "public,nowhere" }, /No schema "nowhere"/],
+      [{ db_extra_search_path: "missing" }, /No schema "missing"/],
+      [{ db_schema: " , " }, /at least one schema/],
+      [{ max_rows: 0 }, /max_rows must be at least 1/],
+      [{ db_pool: 0 }, /db_pool must be at least 1/],
+      [{ max_rows: "10" }, /max_rows/],
+      [{ db_schemas: "public" }, /additional|must NOT have/],
+    ];
+    for (const [body, message] of cases) {
+      const r = await call("PATCH", `/v1/projects/${ref}/postgrest`, body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.message).toMatch(message);
+    }
+    expect((await call("GET", `/v1/projects/${ref}/postgrest`)).body).toEqual(before);
+    expect(await itemCount()).toBe(5);
+  });
+});
+
+describe("database settings", () => {
+  it("sets a per-database setting checked by PostgreSQL, seen by the next request", async () => {
+    const put = await call("PUT", `/v1/projects/${ref}/config/database/postgres`, { work_mem: "7MB", statement_timeout: "90s" });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ work_mem: "7MB", statement_timeout: "90s", max_connections: expect.any(Number), track_commit_timestamp: false });
+    expect((await call("GET", `/v1/projects/${ref}/config/database/postgres`)).body).toMatchObject({ work_mem: "7MB" });
+    const r = await graphql("{ work_mem_now }");
+    expect(r.body).toEqual({ data: { work_mem_now: "7MB" } });
+    const [other] = await adminQuery(clusterUrl(clusterInfo()), "select current_setting('work_mem') as w");
+    expect(other.w).not.toBe("7MB");
+  });
+
+  it("refuses bad values, restart-only and server-wide settings with the reason, changing nothing", async () => {
+    // Another database on the server: server-wide settings would reach it too.
+    const neighbour = `neighbour_${process.pid}`;
+    await adminQuery(clusterUrl(clusterInfo()), `create database ${neighbour}`);
+    afterAll(() => adminQuery(clusterUrl(clusterInfo()), `drop database if exists ${neighbour}`).then(() => undefined));
+    const cases: Array<[unknown, RegExp]> = [
+      [{ work_mem: "lots", statement_timeout: "1s" }, /PostgreSQL refused the setting: invalid value for parameter "work_mem"/],
+      [{ max_connections: 50, work_mem: "1MB" }, /max_connections take effect only when PostgreSQL restarts/],
+      [{ checkpoint_timeout: "10min" }, /checkpoint_timeout \(sighup\) apply to the whole PostgreSQL server/],
+      [{ statement_timeout: "soon" }, /statement_timeout/],
+      [{ shared_memory: "1GB" }, /additional|must NOT have/],
+    ];
+    for (const [body, message] of cases) {
+      const r = await call("PUT", `/v1/projects/${ref}/config/database/postgres`, body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.message).toMatch(message);
+    }
+    expect((await call("GET", `/v1/projects/${ref}/config/database/postgres`)).body).toMatchObject({ work_mem: "7MB", statement_timeout: "90s" });
+    expect((await graphql("{ work_mem_now }")).body).toEqual({ data: { work_mem_now: "7MB" } });
+  });
+});
+
+describe("database password", () => {
+  it("stores the new password of the project's role as a SCRAM verifier", async () => {
+    const r = await call("PATCH", `/v1/projects/${ref}/database/password`, { password: "new-secret-42" });
+    expect(r.status).toBe(200);
+    expect(r.body.message).toMatch(/_owner/);
+    const [row] = await adminQuery(clusterUrl(clusterInfo()), "select rolpassword from pg_authid where rolname = $1", [`${ref}_owner`]);
+    const salt = Buffer.from(/^SCRAM-SHA-256\$4096:([^$]+)\$/.exec(row.rolpassword)![1]!, "base64");
+    expect(row.rolpassword).toBe(scramVerifier("new-secret-42", salt));
+  });
+
+  it("refuses a short password with 400, changing nothing", async () => {
+    const [before] = await adminQuery(clusterUrl(clusterInfo()), "select rolpassword from pg_authid where rolname = $1", [`${ref}_owner`]);
+    const r = await call("PATCH", `/v1/projects/${ref}/database/password`, { password: "abc" });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/password/);
+    const [after] = await adminQuery(clusterUrl(clusterInfo()), "select rolpassword from pg_authid where rolname = $1", [`${ref}_owner`]);
+    expect(after).toEqual(before);
+  });
+});
+
+describe("read-only mode", () => {
+  let quota: TestPlatform;
+  let quotaToken: string;
+  let project: { ref: string; anon: string };
+  let clock = Date.UTC(2030, 0, 1);
+  const insert = (id: number) =>
+    graphqlAt(`${quota.baseUrl}/project/${project.ref}/graphql/v1`, project.anon, `mutation { insertIntoitemCollection(objects: [{ id: ${id} }]) { affectedCount } }`);
+
+  beforeAll(async () => {
+    // A quota every database is over: the project turns read-only at the first measure.
+    quota = await startPlatform({ diskQuotaBytes: 1, now: () => clock });
+    quotaToken = await quota.token("quota@example.com");
+    project = await makeProject(quota, quotaToken, "full");
+    await seed(project.ref);
+  });
+  afterAll(async () => {
+    await api(quota.baseUrl, quotaToken, "DELETE", `/v1/projects/${project.ref}`);
+    await quota.close();
+  });
+  const clinfo = clusterInfo;
+
+  it("refuses mutations in the data API and writes in the database once over the quota", async () => {
+    expect((await insert(10)).body.data.insertIntoitemCollection.affectedCount).toBe(1);
+    await sweep(quota.running.services);
+    const status = await api(quota.baseUrl, quotaToken, "GET", `/v1/projects/${project.ref}/readonly`);
+    expect(status.body).toEqual({ enabled: true, override_enabled: false, override_active_until: "" });
+    const refused = await insert(11);
+    expect(refused.body.errors[0].message).toMatch(/read-only mode: mutations are refused/);
+    await expect(adminQuery(clusterUrl(clinfo(), project.ref, `${project.ref}_owner`), "insert into public.item values (12)")).rejects.toThrow(/read-only transaction/);
+    const reads = await graphqlAt(`${quota.baseUrl}/project/${project.ref}/graphql/v1`, project.anon, "{ itemCollection { edges { node { id } } } }");
+    expect(reads.body.data.itemCollection.edges).toHaveLength(6);
+  });
+
+  it("lifts it for 15 minutes, then puts it back", async () => {
+    const lifted = await api(quota.baseUrl, quotaToken, "POST", `/v1/projects/${project.ref}/readonly/temporary-disable`);
+    expect(lifted.status).toBe(201);
+    const status = await api(quota.baseUrl, quotaToken, "GET", `/v1/projects/${project.ref}/readonly`);
+    expect(status.body).toEqual({ enabled: true, override_enabled: true, override_active_until: new Date(clock + 15 * 60 * 1000).toISOString() });
+    expect((await insert(13)).body.data.insertIntoitemCollection.affectedCount).toBe(1);
+    await adminQuery(clusterUrl(clinfo(), project.ref, `${project.ref}_owner`), "insert into public.item values (14)");
+    clock += 15 * 60 * 1000;
+    expect((await insert(15)).body.errors[0].message).toMatch(/read-only mode/);
+    await sweep(quota.running.services);
+    await expect(adminQuery(clusterUrl(clinfo(), project.ref, `${project.ref}_owner`), "insert into public.item values (16)")).rejects.toThrow(/read-only transaction/);
+    expect((await api(quota.baseUrl, quotaToken, "GET", `/v1/projects/${project.ref}/readonly`)).body).toMatchObject({ enabled: true, override_enabled: false });
+  });
+});
