@@ -2,9 +2,12 @@
 // reach the project's GraphQL endpoint at once; database settings are checked by PostgreSQL and
 // reach the next request; server-wide ones are refused with the reason; the database password
 // is stored as a SCRAM verifier; read-only mode refuses writes until an override, which ends.
+import { readFileSync, writeFileSync } from "node:fs";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterInfo } from "../harness/db";
 import { scramVerifier } from "../../server/src/management/provision/scramVerifier";
+import { loginRoleGroup } from "../../server/src/management/settings/loginRoles";
 import { sweep } from "../../server/src/management/settings/sweep";
 import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, type TestPlatform } from "./support";
 
@@ -13,6 +16,7 @@ let token: string;
 let ref: string;
 let anon: string;
 let projectUrl: string;
+let clock = Date.now();
 
 const call = (method: string, path: string, body?: unknown) => api(platform.baseUrl, token, method, path, body);
 const graphql = (query: string) => graphqlAt(`${platform.baseUrl}/project/${ref}/graphql/v1`, anon, query);
@@ -44,7 +48,7 @@ async function seed(projectRef: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  platform = await startPlatform();
+  platform = await startPlatform({ now: () => clock });
   token = await platform.token("settings@example.com");
   ({ ref, anon } = await makeProject(platform, token, "settings"));
   projectUrl = clusterUrl(clusterInfo(), ref);
@@ -168,13 +172,13 @@ describe("read-only mode", () => {
   let quota: TestPlatform;
   let quotaToken: string;
   let project: { ref: string; anon: string };
-  let clock = Date.UTC(2030, 0, 1);
+  let quotaClock = Date.UTC(2030, 0, 1);
   const insert = (id: number) =>
     graphqlAt(`${quota.baseUrl}/project/${project.ref}/graphql/v1`, project.anon, `mutation { insertIntoitemCollection(objects: [{ id: ${id} }]) { affectedCount } }`);
 
   beforeAll(async () => {
     // A quota every database is over: the project turns read-only at the first measure.
-    quota = await startPlatform({ diskQuotaBytes: 1, now: () => clock });
+    quota = await startPlatform({ diskQuotaBytes: 1, now: () => quotaClock });
     quotaToken = await quota.token("quota@example.com");
     project = await makeProject(quota, quotaToken, "full");
     await seed(project.ref);
@@ -201,13 +205,84 @@ describe("read-only mode", () => {
     const lifted = await api(quota.baseUrl, quotaToken, "POST", `/v1/projects/${project.ref}/readonly/temporary-disable`);
     expect(lifted.status).toBe(201);
     const status = await api(quota.baseUrl, quotaToken, "GET", `/v1/projects/${project.ref}/readonly`);
-    expect(status.body).toEqual({ enabled: true, override_enabled: true, override_active_until: new Date(clock + 15 * 60 * 1000).toISOString() });
+    expect(status.body).toEqual({ enabled: true, override_enabled: true, override_active_until: new Date(quotaClock + 15 * 60 * 1000).toISOString() });
     expect((await insert(13)).body.data.insertIntoitemCollection.affectedCount).toBe(1);
     await adminQuery(clusterUrl(clinfo(), project.ref, `${project.ref}_owner`), "insert into public.item values (14)");
-    clock += 15 * 60 * 1000;
+    quotaClock += 15 * 60 * 1000;
     expect((await insert(15)).body.errors[0].message).toMatch(/read-only mode/);
     await sweep(quota.running.services);
     await expect(adminQuery(clusterUrl(clinfo(), project.ref, `${project.ref}_owner`), "insert into public.item values (16)")).rejects.toThrow(/read-only transaction/);
     expect((await api(quota.baseUrl, quotaToken, "GET", `/v1/projects/${project.ref}/readonly`)).body).toMatchObject({ enabled: true, override_enabled: false });
+  });
+});
+
+describe("temporary login roles", () => {
+  // The run's cluster trusts local connections: its login roles authenticate by password, as
+  // VALID UNTIL only means something under password authentication.
+  let hbaFile: string;
+  let hbaBefore: string;
+  const server = () => clusterUrl(clusterInfo());
+  const asRole = (role: string, password: string) =>
+    `postgresql://${role}:${encodeURIComponent(password)}@/${ref}?host=${encodeURIComponent(clusterInfo().host)}&port=${clusterInfo().port}`;
+  const roleCount = async () => (await adminQuery(server(), "select count(*)::int as n from pg_roles where rolname like $1", [`${ref}_cli_%`]))[0].n;
+
+  beforeAll(async () => {
+    [{ hba_file: hbaFile }] = await adminQuery(server(), "select current_setting('hba_file') as hba_file");
+    hbaBefore = readFileSync(hbaFile, "utf8");
+    writeFileSync(hbaFile, `local all +${loginRoleGroup} scram-sha-256\n${hbaBefore}`);
+    await adminQuery(server(), "select pg_reload_conf()");
+  });
+  afterAll(async () => {
+    writeFileSync(hbaFile, hbaBefore);
+    await adminQuery(server(), "select pg_reload_conf()");
+  });
+
+  it("makes a read-only role that logs in with its password and cannot write", async () => {
+    const r = await call("POST", `/v1/projects/${ref}/cli/login-role`, { read_only: true });
+    expect(r.status).toBe(201);
+    expect(r.body).toEqual({ role: expect.stringMatching(new RegExp(`^${ref}_cli_`)), password: expect.any(String), ttl_seconds: 3600 });
+    const rows = await adminQuery(asRole(r.body.role, r.body.password), "select count(*)::int as n from public.item");
+    expect(rows[0].n).toBeGreaterThan(0);
+    await expect(adminQuery(asRole(r.body.role, r.body.password), "insert into public.item values (100)")).rejects.toThrow(/read-only transaction/);
+    await expect(adminQuery(asRole(r.body.role, "wrong"), "select 1")).rejects.toThrow(/password authentication failed/);
+  });
+
+  it("makes a read-write role acting as the project's owner", async () => {
+    const r = await call("POST", `/v1/projects/${ref}/cli/login-role`, { read_only: false });
+    const [row] = await adminQuery(asRole(r.body.role, r.body.password), "insert into public.item values (101) returning current_user as who");
+    expect(row.who).toBe(`${ref}_owner`);
+  });
+
+  it("refuses a role past its VALID UNTIL, and drops roles once their time is up", async () => {
+    const saved = clock;
+    clock = Date.now() - 2 * 3600 * 1000;
+    const stale = await call("POST", `/v1/projects/${ref}/cli/login-role`, { read_only: true });
+    clock = saved;
+    expect(await roleCount()).toBe(3);
+    await expect(adminQuery(asRole(stale.body.role, stale.body.password), "select 1")).rejects.toThrow(/password authentication failed/);
+    await sweep(platform.running.services);
+    expect(await roleCount()).toBe(2);
+    clock += 3600 * 1000;
+    await sweep(platform.running.services);
+    expect(await roleCount()).toBe(0);
+    clock = saved;
+  });
+
+  it("refuses bad bodies with 400, making no role, and DELETE drops the project's roles", async () => {
+    for (const body of [{}, { read_only: "yes" }]) {
+      const r = await call("POST", `/v1/projects/${ref}/cli/login-role`, body);
+      expect(r.status).toBe(400);
+      expect(r.body.message).toMatch(/read_only/);
+    }
+    expect(await roleCount()).toBe(0);
+    const made = await call("POST", `/v1/projects/${ref}/cli/login-role`, { read_only: false });
+    const session = new pg.Client({ connectionString: asRole(made.body.role, made.body.password) });
+    session.on("error", () => {});
+    await session.connect();
+    const deleted = await call("DELETE", `/v1/projects/${ref}/cli/login-role`);
+    expect(deleted.body).toEqual({ message: "ok" });
+    expect(await roleCount()).toBe(0);
+    await expect(session.query("select 1")).rejects.toThrow();
+    await session.end().catch(() => {});
   });
 });

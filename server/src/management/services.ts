@@ -14,6 +14,7 @@ import { ProjectStore } from "./store/projectStore";
 import { RateLimitStore } from "./store/rateLimitStore";
 import { UserStore } from "./store/userStore";
 import { dataApiTuning } from "./settings/dataApiTuning";
+import { LoginRoles } from "./settings/loginRoles";
 import { ReadOnlyMode } from "./settings/readOnlyMode";
 import { SettingsStore } from "./settings/settingsStore";
 
@@ -31,6 +32,7 @@ export interface Services {
   /** Each project's data API settings and read-only mode. */
   settings: SettingsStore;
   readOnly: ReadOnlyMode;
+  loginRoles: LoginRoles;
   close(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       pools,
       settings,
       readOnly,
+      loginRoles: new LoginRoles(platform, servers, config.now),
       async close() {
         await pools.closeAll();
         await platform.end();

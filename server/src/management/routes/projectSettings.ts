@@ -1,5 +1,5 @@
 // Routes (Management API): a project's data API settings (`postgrest`), database settings,
-// read-only mode and database password. The work is in ../settings; these only find the project.
+// read-only mode, database password and temporary login roles. The work is in ../settings; these only find the project.
 import format from "pg-format";
 import { databaseOf, serverKey } from "../platform/connectionUrl";
 import { withConnection } from "../platform/sql";
@@ -64,6 +64,18 @@ export const projectSettingsArea: ApiArea = {
     const project = await requireProject(call);
     await call.services.readOnly.override(project);
     return ok({}, 201);
+  },
+
+  "v1-create-login-role": async (call) => {
+    const project = await requireProject(call);
+    const { read_only } = call.body as { read_only: boolean };
+    return ok(await call.services.loginRoles.create(project, read_only), 201);
+  },
+
+  "v1-delete-login-roles": async (call) => {
+    const project = await requireProject(call);
+    await call.services.loginRoles.dropForProject(project.ref);
+    return ok({ message: "ok" });
   },
 
   "v1-update-database-password": async (call) => {

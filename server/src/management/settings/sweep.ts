@@ -1,5 +1,6 @@
 // Settings stage: the periodic pass that keeps time-bound settings true: each active project's
-// read-only mode measured and applied (an ended override puts it back). Tests call `sweep` with
+// read-only mode measured and applied (an ended override puts it back), and expired login roles
+// dropped. Tests call `sweep` with
 // a fake clock instead of waiting for the timer.
 import type { FastifyBaseLogger } from "fastify";
 import type { Services } from "../services";
@@ -11,6 +12,11 @@ export async function sweep(services: Services, log?: FastifyBaseLogger): Promis
     } catch (e) {
       log?.warn({ err: e, ref: project.ref }, "read-only mode check failed");
     }
+  }
+  try {
+    await services.loginRoles.dropExpired();
+  } catch (e) {
+    log?.warn({ err: e }, "dropping expired login roles failed");
   }
 }
 
