@@ -286,3 +286,58 @@ describe("temporary login roles", () => {
     await session.end().catch(() => {});
   });
 });
+
+describe("network restrictions", () => {
+  const path = () => `/v1/projects/${ref}/network-restrictions`;
+  const hbaRules = async () =>
+    (await adminQuery(clusterUrl(clusterInfo()), "select address, auth_method from pg_hba_file_rules where $1 = any(database) order by line_number", [ref])).map(
+      (r) => `${r.address} ${r.auth_method}`,
+    );
+
+  it("answers no restriction at first", async () => {
+    const r = await call("GET", path());
+    expect(r.body).toEqual({ entitlement: "allowed", config: { dbAllowedCidrs: ["0.0.0.0/0"], dbAllowedCidrsV6: ["::/0"] }, status: "applied" });
+  });
+
+  it("blocks the data API from outside the networks and writes the database's pg_hba.conf block", async () => {
+    const r = await call("POST", `${path()}/apply`, { dbAllowedCidrs: ["10.0.0.0/8"], dbAllowedCidrsV6: ["2001:db8::/32"] });
+    expect(r.status).toBe(201);
+    expect(r.headers.get("x-database-enforcement")).toBe("applied");
+    expect(r.body).toMatchObject({ config: { dbAllowedCidrs: ["10.0.0.0/8"], dbAllowedCidrsV6: ["2001:db8::/32"] }, status: "applied" });
+    const blocked = await graphql("{ __typename }");
+    expect(blocked.status).toBe(403);
+    expect(blocked.body.message).toMatch(/network restrictions do not allow requests from 127\.0\.0\.1/);
+    expect(await hbaRules()).toEqual(["10.0.0.0 scram-sha-256", "2001:db8:: scram-sha-256", "0.0.0.0 reject", ":: reject"]);
+    const patched = await call("PATCH", path(), { add: { dbAllowedCidrs: ["127.0.0.0/8"] }, remove: { dbAllowedCidrsV6: ["2001:db8::/32"] } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.config.dbAllowedCidrs).toEqual([
+      { address: "10.0.0.0/8", type: "v4" },
+      { address: "127.0.0.0/8", type: "v4" },
+    ]);
+    expect((await graphql("{ __typename }")).status).toBe(200);
+  });
+
+  it("refuses bad CIDRs with 400, changing nothing", async () => {
+    const before = (await call("GET", path())).body;
+    const rules = await hbaRules();
+    const cases: Array<[unknown, RegExp]> = [
+      [{ dbAllowedCidrs: ["10.0.0.1/8"] }, /dbAllowedCidrs: invalid cidr value/],
+      [{ dbAllowedCidrs: ["nonsense"] }, /dbAllowedCidrs: invalid input syntax for type cidr/],
+      [{ dbAllowedCidrs: ["2001:db8::/32"] }, /not an IPv4 network/],
+      [{ dbAllowedCidrsV6: ["10.0.0.0/8"] }, /not an IPv6 network/],
+      [{ dbAllowedCidrs: "10.0.0.0/8" }, /dbAllowedCidrs/],
+    ];
+    for (const [body, message] of cases) {
+      const r = await call("POST", `${path()}/apply`, body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.message).toMatch(message);
+    }
+    expect((await call("GET", path())).body).toEqual(before);
+    expect(await hbaRules()).toEqual(rules);
+  });
+
+  it("removes the block when every network is allowed again", async () => {
+    await call("POST", `${path()}/apply`, { dbAllowedCidrs: ["0.0.0.0/0"], dbAllowedCidrsV6: ["::/0"] });
+    expect(await hbaRules()).toEqual([]);
+  });
+});

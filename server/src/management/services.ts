@@ -16,6 +16,7 @@ import { UserStore } from "./store/userStore";
 import { dataApiTuning } from "./settings/dataApiTuning";
 import { LoginRoles } from "./settings/loginRoles";
 import { ReadOnlyMode } from "./settings/readOnlyMode";
+import { RestrictionsStore } from "./settings/networkRestrictions";
 import { SettingsStore } from "./settings/settingsStore";
 
 export interface Services {
@@ -33,6 +34,7 @@ export interface Services {
   settings: SettingsStore;
   readOnly: ReadOnlyMode;
   loginRoles: LoginRoles;
+  restrictions: RestrictionsStore;
   close(): Promise<void>;
 }
 
@@ -62,7 +64,10 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
     const servers = await ProjectServers.open(config.projectServers);
     const projects = new ProjectStore(platform);
     const settings = new SettingsStore(platform);
-    const pools = new ProjectPools(projects, servers, options.dataApi, async (ref) => dataApiTuning(await settings.get(ref), config.now));
+    const restrictions = new RestrictionsStore(platform);
+    const pools = new ProjectPools(projects, servers, options.dataApi, async (ref) =>
+      dataApiTuning(await settings.get(ref), await restrictions.get(ref), config.now),
+    );
     const readOnly = new ReadOnlyMode(settings, servers, pools, config.now, config.diskQuotaBytes);
     const provisioner = new Provisioner(platform, projects, servers, {
       log: options.log,
@@ -84,6 +89,7 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       settings,
       readOnly,
       loginRoles: new LoginRoles(platform, servers, config.now),
+      restrictions,
       async close() {
         await pools.closeAll();
         await platform.end();

@@ -18,6 +18,9 @@ async function answer(pools: ProjectPools, ref: string, request: FastifyRequest,
     await pools.release(ref);
     return fail(reply, 503, `Project ${ref} is not available: its status is ${entry.project.status}`);
   }
+  if (!entry.tuning.allows(request.ip)) {
+    return fail(reply, 403, `The project's network restrictions do not allow requests from ${request.ip}`);
+  }
   const identity = await identify(entry.auth, request.headers);
   if (identity.kind === "refused") return fail(reply, 401, identity.message);
   const depth = pools.settings.limits.maxVariablesDepth;

@@ -82,6 +82,7 @@ export async function v1Api(fastify: FastifyInstance, options: { services: Servi
           body: request.body,
           request,
         });
+        if (answer.headers) reply.headers(answer.headers);
         return reply.code(answer.status).send(answer.body);
       };
     },

@@ -7,9 +7,10 @@ import { projectApiKeysArea } from "./projectApiKeys";
 import { projectHealthArea } from "./projectHealth";
 import { projectLifecycleArea } from "./projectLifecycle";
 import { projectsArea } from "./projects";
+import { projectNetworkArea } from "./projectNetwork";
 import { projectSettingsArea } from "./projectSettings";
 
-export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea, projectLifecycleArea, projectHealthArea, projectSettingsArea];
+export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea, projectLifecycleArea, projectHealthArea, projectSettingsArea, projectNetworkArea];
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {
   const handlers = new Map<string, OperationHandler>();

@@ -18,6 +18,7 @@ export interface Answer {
   status: number;
   /** Serialized with the operation's response schema for that status, when it has one. */
   body: unknown;
+  headers?: Record<string, string>;
 }
 
 export type OperationHandler = (call: Call) => Promise<Answer>;

@@ -2,6 +2,7 @@
 // versions never change.
 import platform from "./0001_platform";
 import settings from "./0300_settings";
+import network from "./0301_network";
 
 export interface Migration {
   version: number;
@@ -9,4 +10,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [platform, settings];
+export const migrations: Migration[] = [platform, settings, network];

@@ -1,0 +1,75 @@
+// Routes (Management API): a project's network restrictions. Applied at once to its data API;
+// the database itself is restricted only on servers whose pg_hba.conf this process manages, and
+// the `x-database-enforcement` header says whether it was.
+import { applyHbaBlock } from "../settings/hbaBlock";
+import { checkCidrs, type AllowedNetworks, type RestrictionsRow } from "../settings/networkRestrictions";
+import type { ProjectRecord } from "../store/projectStore";
+import { requireProject, withProjectDatabase } from "./access";
+import type { ApiArea, Answer, Call } from "./operation";
+
+interface CidrLists {
+  dbAllowedCidrs?: string[];
+  dbAllowedCidrsV6?: string[];
+}
+
+function v1Shape(row: RestrictionsRow) {
+  return {
+    entitlement: "allowed",
+    config: { dbAllowedCidrs: row.v4, dbAllowedCidrsV6: row.v6 },
+    ...(row.old_v4 ? { old_config: { dbAllowedCidrs: row.old_v4, dbAllowedCidrsV6: row.old_v6 ?? [] } } : {}),
+    status: row.status,
+    ...(row.updated_at ? { updated_at: row.updated_at } : {}),
+    ...(row.applied_at ? { applied_at: row.applied_at } : {}),
+  };
+}
+
+function v2Shape(row: RestrictionsRow) {
+  const { config, old_config: _old, ...rest } = v1Shape(row);
+  const entries = [...config.dbAllowedCidrs.map((address) => ({ address, type: "v4" })), ...config.dbAllowedCidrsV6.map((address) => ({ address, type: "v6" }))];
+  return { ...rest, config: { dbAllowedCidrs: entries } };
+}
+
+/** Checks, stores and enforces the networks; answers the stored row and how the database took it. */
+async function enforce(call: Call, project: ProjectRecord, requested: AllowedNetworks): Promise<{ row: RestrictionsRow; database: string }> {
+  const { restrictions, pools, servers } = call.services;
+  const networks = await withProjectDatabase(call, project, (sql) => checkCidrs(sql, requested));
+  await restrictions.store(project.ref, networks);
+  await pools.release(project.ref);
+  const outcome = await applyHbaBlock(servers.get(project.server).adminUrl, project.database_name, networks);
+  if (outcome.kind === "notManaged") call.request.log.warn({ ref: project.ref, reason: outcome.reason }, "network restrictions not enforced by the database");
+  await restrictions.markApplied(project.ref);
+  return { row: await restrictions.get(project.ref), database: outcome.kind === "applied" ? "applied" : `not applied: ${outcome.reason}` };
+}
+
+function answer(status: number, body: unknown, database: string): Answer {
+  return { status, body, headers: { "x-database-enforcement": database } };
+}
+
+export const projectNetworkArea: ApiArea = {
+  "v1-get-network-restrictions": async (call) => {
+    const project = await requireProject(call);
+    return { status: 200, body: v1Shape(await call.services.restrictions.get(project.ref)) };
+  },
+
+  "v1-update-network-restrictions": async (call) => {
+    const project = await requireProject(call);
+    const body = call.body as CidrLists;
+    const current = await call.services.restrictions.get(project.ref);
+    const { row, database } = await enforce(call, project, { v4: body.dbAllowedCidrs ?? current.v4, v6: body.dbAllowedCidrsV6 ?? current.v6 });
+    return answer(201, v1Shape(row), database);
+  },
+
+  "v1-patch-network-restrictions": async (call) => {
+    const project = await requireProject(call);
+    const { add = {}, remove = {} } = call.body as { add?: CidrLists; remove?: CidrLists };
+    const current = await call.services.restrictions.get(project.ref);
+    // Removals compare canonical forms, so "10.0.0.0/8" removes what "10.0.0.0/8" added.
+    const removed = await withProjectDatabase(call, project, (sql) => checkCidrs(sql, { v4: remove.dbAllowedCidrs ?? [], v6: remove.dbAllowedCidrsV6 ?? [] }));
+    const next = {
+      v4: [...current.v4.filter((c) => !removed.v4.includes(c)), ...(add.dbAllowedCidrs ?? [])],
+      v6: [...current.v6.filter((c) => !removed.v6.includes(c)), ...(add.dbAllowedCidrsV6 ?? [])],
+    };
+    const { row, database } = await enforce(call, project, next);
+    return answer(200, v2Shape(row), database);
+  },
+};
