@@ -341,3 +341,73 @@ describe("network restrictions", () => {
     expect(await hbaRules()).toEqual([]);
   });
 });
+
+describe("backups", () => {
+  const path = (rest = "") => `/v1/projects/${ref}/database/backups${rest}`;
+  const ids = async () => (await graphql("{ itemCollection(first: 50) { edges { node { id } } } }")).body.data.itemCollection.edges.map((e: any) => e.node.id);
+
+  it("takes a restore point and undoes to it, replacing only the project's database", async () => {
+    expect((await call("GET", path())).body).toEqual({ region: "eu-west-1", walg_enabled: false, pitr_enabled: false, backups: [], physical_backup_data: {} });
+    const before = await ids();
+    const point = await call("POST", path("/restore-point"), { name: "before-purge" });
+    expect(point.status).toBe(201);
+    expect(point.body).toEqual({ name: "before-purge", status: "AVAILABLE", completed_on: expect.any(String) });
+    expect((await call("GET", path("/restore-point?name=before-purge"))).body).toEqual(point.body);
+    await adminQuery(projectUrl, "delete from public.item");
+    const platformRows = await adminQuery(platform.platformUrl, "select count(*)::int as n from platform.projects");
+    expect(await ids()).toEqual([]);
+    const undone = await call("POST", path("/undo"), { name: "before-purge" });
+    expect(undone.status).toBe(201);
+    expect(await ids()).toEqual(before);
+    // The database's own settings and the other databases are as they were.
+    expect((await graphql("{ work_mem_now }")).body).toEqual({ data: { work_mem_now: "7MB" } });
+    expect(await adminQuery(platform.platformUrl, "select count(*)::int as n from platform.projects")).toEqual(platformRows);
+    const [owner] = await adminQuery(projectUrl, "select tableowner from pg_tables where tablename = 'item'");
+    expect(owner.tableowner).toBe("postgres");
+  });
+
+  it("restores a listed backup by id, keeping the state it replaced as a backup too", async () => {
+    const list = (await call("GET", path())).body.backups;
+    expect(list).toEqual([{ id: expect.any(Number), is_physical_backup: false, status: "COMPLETED", inserted_at: expect.any(String) }]);
+    await adminQuery(projectUrl, "insert into public.item values (500)");
+    const r = await call("POST", path("/restore"), { id: list[0].id });
+    expect(r.status).toBe(201);
+    expect(await ids()).not.toContain(500);
+    expect((await call("GET", path())).body.backups).toHaveLength(2);
+  });
+
+  it("refuses unknown backups, unknown restore points and point-in-time recovery with the reason", async () => {
+    const before = await ids();
+    const cases: Array<[string, unknown, number, RegExp]> = [
+      ["/restore", { id: 999999 }, 400, /has no backup 999999/],
+      ["/restore", { id: "1" }, 400, /id/],
+      ["/undo", { name: "nowhere" }, 400, /no restore point named nowhere/],
+      ["/restore-point", { name: "x".repeat(21) }, 400, /name/],
+      ["/restore-pitr", { recovery_time_target_unix: 1700000000 }, 400, /no WAL archive/],
+    ];
+    for (const [rest, body, status, message] of cases) {
+      const r = await call("POST", path(rest), body);
+      expect(r.status, rest).toBe(status);
+      expect(r.body.message).toMatch(message);
+    }
+    expect((await call("GET", path("/restore-point?name=nowhere"))).status).toBe(404);
+    expect(await ids()).toEqual(before);
+  });
+
+  it("takes the daily backup at the scheduled time", async () => {
+    expect((await call("GET", path("/schedule"))).body).toMatchObject({ schedule_for: "04:00:00" });
+    const bad = await call("PATCH", path("/schedule"), { schedule_for: "25:00:00" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/HH:MM:SS/);
+    const set = await call("PATCH", path("/schedule"), { schedule_for: "03:30:00" });
+    expect(set.body).toEqual({ schedule_for: "03:30:00", updated_at: expect.any(String) });
+    const count = (await call("GET", path())).body.backups.length;
+    await sweep(platform.running.services);
+    expect((await call("GET", path())).body.backups).toHaveLength(count);
+    clock += 24 * 3600 * 1000;
+    await sweep(platform.running.services);
+    await sweep(platform.running.services);
+    expect((await call("GET", path())).body.backups).toHaveLength(count + 1);
+    clock -= 24 * 3600 * 1000;
+  });
+});

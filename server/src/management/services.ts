@@ -14,6 +14,7 @@ import { ProjectStore } from "./store/projectStore";
 import { RateLimitStore } from "./store/rateLimitStore";
 import { UserStore } from "./store/userStore";
 import { dataApiTuning } from "./settings/dataApiTuning";
+import { Backups } from "./settings/backups";
 import { LoginRoles } from "./settings/loginRoles";
 import { ReadOnlyMode } from "./settings/readOnlyMode";
 import { RestrictionsStore } from "./settings/networkRestrictions";
@@ -35,6 +36,7 @@ export interface Services {
   readOnly: ReadOnlyMode;
   loginRoles: LoginRoles;
   restrictions: RestrictionsStore;
+  backups: Backups;
   close(): Promise<void>;
 }
 
@@ -90,6 +92,7 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       readOnly,
       loginRoles: new LoginRoles(platform, servers, config.now),
       restrictions,
+      backups: new Backups(platform, servers, pools, config.now),
       async close() {
         await pools.closeAll();
         await platform.end();

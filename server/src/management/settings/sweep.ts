@@ -1,6 +1,6 @@
 // Settings stage: the periodic pass that keeps time-bound settings true: each active project's
-// read-only mode measured and applied (an ended override puts it back), and expired login roles
-// dropped. Tests call `sweep` with
+// read-only mode measured and applied (an ended override puts it back), its daily backup taken
+// when due, and expired login roles dropped. Tests call `sweep` with
 // a fake clock instead of waiting for the timer.
 import type { FastifyBaseLogger } from "fastify";
 import type { Services } from "../services";
@@ -11,6 +11,11 @@ export async function sweep(services: Services, log?: FastifyBaseLogger): Promis
       await services.readOnly.refresh(project);
     } catch (e) {
       log?.warn({ err: e, ref: project.ref }, "read-only mode check failed");
+    }
+    try {
+      await services.backups.takeIfDue(project);
+    } catch (e) {
+      log?.warn({ err: e, ref: project.ref }, "scheduled backup failed");
     }
   }
   try {

@@ -3,6 +3,7 @@
 import platform from "./0001_platform";
 import settings from "./0300_settings";
 import network from "./0301_network";
+import backups from "./0302_backups";
 
 export interface Migration {
   version: number;
@@ -10,4 +11,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [platform, settings, network];
+export const migrations: Migration[] = [platform, settings, network, backups];
