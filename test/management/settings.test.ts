@@ -411,3 +411,28 @@ describe("backups", () => {
     clock -= 24 * 3600 * 1000;
   });
 });
+
+describe("network bans", () => {
+  const bans = (rest = "") => `/v1/projects/${ref}/network-bans${rest}`;
+
+  it("bans an address after repeated failed authentication at the data API, until unbanned", async () => {
+    expect((await call("POST", bans("/retrieve"))).body).toEqual({ banned_ipv4_addresses: [] });
+    for (let i = 0; i < 10; i++) {
+      expect((await graphqlAt(`${platform.baseUrl}/project/${ref}/graphql/v1`, "not-a-key", "{ __typename }")).status).toBe(401);
+    }
+    const refused = await graphql("{ __typename }");
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toMatch(/127\.0\.0\.1 is banned .* after repeated failed authentication/);
+    expect((await call("POST", bans("/retrieve"))).body).toEqual({ banned_ipv4_addresses: ["127.0.0.1"] });
+    expect((await call("POST", bans("/retrieve/enriched"))).body).toEqual({
+      banned_ipv4_addresses: [{ banned_address: "127.0.0.1", identifier: ref, type: "data_api_authentication" }],
+    });
+    const bad = await call("DELETE", bans(), { ipv4_addresses: ["127.0.0.1", "nope"] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/Not IP addresses: nope/);
+    expect((await graphql("{ __typename }")).status).toBe(403);
+    expect((await call("DELETE", bans(), { ipv4_addresses: [], requester_ip: true })).status).toBe(200);
+    expect((await graphql("{ __typename }")).status).toBe(200);
+    expect((await call("POST", bans("/retrieve"))).body).toEqual({ banned_ipv4_addresses: [] });
+  });
+});

@@ -35,7 +35,7 @@ export async function managementPlugin(fastify: FastifyInstance, options: Manage
   });
   options.onServices?.(services);
   await fastify.register(v1Api, { services, ...(options.areas ? { areas: options.areas } : {}) });
-  await fastify.register(registerProjectGraphql, { pools: services.pools });
+  await fastify.register(registerProjectGraphql, { pools: services.pools, bans: services.bans });
 }
 
 export function dataApiSettings(config: Pick<ServerConfig, "poolSize" | "statementTimeoutMs" | "preparedStatements" | "limits">): DataApiSettings {

@@ -17,6 +17,7 @@ import { dataApiTuning } from "./settings/dataApiTuning";
 import { Backups } from "./settings/backups";
 import { LoginRoles } from "./settings/loginRoles";
 import { ReadOnlyMode } from "./settings/readOnlyMode";
+import { NetworkBans } from "./settings/networkBans";
 import { RestrictionsStore } from "./settings/networkRestrictions";
 import { SettingsStore } from "./settings/settingsStore";
 
@@ -37,6 +38,7 @@ export interface Services {
   loginRoles: LoginRoles;
   restrictions: RestrictionsStore;
   backups: Backups;
+  bans: NetworkBans;
   close(): Promise<void>;
 }
 
@@ -93,6 +95,7 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       loginRoles: new LoginRoles(platform, servers, config.now),
       restrictions,
       backups: new Backups(platform, servers, pools, config.now),
+      bans: new NetworkBans(platform, config.now),
       async close() {
         await pools.closeAll();
         await platform.end();

@@ -1,8 +1,11 @@
-// Routes (Management API): a project's network restrictions. Applied at once to its data API;
+// Routes (Management API): a project's network restrictions and bans (addresses refused by its
+// data API after repeated failed authentication). Applied at once to its data API;
 // the database itself is restricted only on servers whose pg_hba.conf this process manages, and
 // the `x-database-enforcement` header says whether it was.
 import { applyHbaBlock } from "../settings/hbaBlock";
-import { checkCidrs, type AllowedNetworks, type RestrictionsRow } from "../settings/networkRestrictions";
+import { isIP } from "node:net";
+import { ApiError } from "../http/apiError";
+import { checkCidrs, clientAddress, type AllowedNetworks, type RestrictionsRow } from "../settings/networkRestrictions";
 import type { ProjectRecord } from "../store/projectStore";
 import { requireProject, withProjectDatabase } from "./access";
 import type { ApiArea, Answer, Call } from "./operation";
@@ -71,5 +74,29 @@ export const projectNetworkArea: ApiArea = {
     };
     const { row, database } = await enforce(call, project, next);
     return answer(200, v2Shape(row), database);
+  },
+};
+
+export const projectNetworkBansArea: ApiArea = {
+  "v1-list-all-network-bans": async (call) => {
+    const project = await requireProject(call);
+    return { status: 201, body: { banned_ipv4_addresses: await call.services.bans.list(project.ref) } };
+  },
+
+  "v1-list-all-network-bans-enriched": async (call) => {
+    const project = await requireProject(call);
+    const addresses = await call.services.bans.list(project.ref);
+    const banned = addresses.map((banned_address) => ({ banned_address, identifier: project.ref, type: "data_api_authentication" }));
+    return { status: 201, body: { banned_ipv4_addresses: banned } };
+  },
+
+  "v1-delete-network-bans": async (call) => {
+    const project = await requireProject(call);
+    const body = call.body as { ipv4_addresses: string[]; requester_ip?: boolean };
+    const bad = body.ipv4_addresses.filter((a) => isIP(a) === 0);
+    if (bad.length > 0) throw new ApiError(400, `Not IP addresses: ${bad.join(", ")}; nothing was changed`);
+    const addresses = [...body.ipv4_addresses, ...(body.requester_ip ? [clientAddress(call.request.ip)] : [])];
+    await call.services.bans.unban(project.ref, addresses);
+    return { status: 200, body: {} };
   },
 };

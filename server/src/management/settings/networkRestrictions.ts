@@ -68,6 +68,12 @@ export async function checkCidrs(sql: Sql, networks: AllowedNetworks): Promise<A
   return { v4: await canonical(networks.v4, 4, "dbAllowedCidrs"), v6: await canonical(networks.v6, 6, "dbAllowedCidrsV6") };
 }
 
+/** A client's address as stored and compared: IPv4-mapped IPv6 written as IPv4. */
+export function clientAddress(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  return mapped ? mapped[1]! : address;
+}
+
 /** Whether a client address is inside the allowed networks (IPv4-mapped IPv6 counts as IPv4). */
 export function networkFilter(networks: AllowedNetworks): (address: string) => boolean {
   const list = new BlockList();
@@ -80,8 +86,7 @@ export function networkFilter(networks: AllowedNetworks): (address: string) => b
     list.addSubnet(net!, Number(bits ?? 128), "ipv6");
   }
   return (address) => {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    const ip = mapped ? mapped[1]! : address;
+    const ip = clientAddress(address);
     if (isIPv4(ip)) return list.check(ip, "ipv4");
     return isIPv6(ip) && list.check(ip, "ipv6");
   };

@@ -1,6 +1,6 @@
 // Settings stage: the periodic pass that keeps time-bound settings true: each active project's
 // read-only mode measured and applied (an ended override puts it back), its daily backup taken
-// when due, and expired login roles dropped. Tests call `sweep` with
+// when due, other processes' bans loaded, and expired login roles dropped. Tests call `sweep` with
 // a fake clock instead of waiting for the timer.
 import type { FastifyBaseLogger } from "fastify";
 import type { Services } from "../services";
@@ -19,9 +19,10 @@ export async function sweep(services: Services, log?: FastifyBaseLogger): Promis
     }
   }
   try {
+    await services.bans.refresh();
     await services.loginRoles.dropExpired();
   } catch (e) {
-    log?.warn({ err: e }, "dropping expired login roles failed");
+    log?.warn({ err: e }, "refreshing bans or dropping expired login roles failed");
   }
 }
 

@@ -4,6 +4,7 @@ import platform from "./0001_platform";
 import settings from "./0300_settings";
 import network from "./0301_network";
 import backups from "./0302_backups";
+import networkBans from "./0303_network_bans";
 
 export interface Migration {
   version: number;
@@ -11,4 +12,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [platform, settings, network, backups];
+export const migrations: Migration[] = [platform, settings, network, backups, networkBans];
