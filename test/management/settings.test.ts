@@ -436,3 +436,37 @@ describe("network bans", () => {
     expect((await call("POST", bans("/retrieve"))).body).toEqual({ banned_ipv4_addresses: [] });
   });
 });
+
+describe("SSL enforcement, pooler and pgsodium", () => {
+  it("keeps SSL optional on a server without SSL, and refuses to require it", async () => {
+    expect((await call("GET", `/v1/projects/${ref}/ssl-enforcement`)).body).toEqual({ currentConfig: { database: false }, appliedSuccessfully: true });
+    const refused = await call("PUT", `/v1/projects/${ref}/ssl-enforcement`, { requestedConfig: { database: true } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/SSL turned off/);
+    const bad = await call("PUT", `/v1/projects/${ref}/ssl-enforcement`, { requestedConfig: {} });
+    expect(bad.status).toBe(400);
+    const off = await call("PUT", `/v1/projects/${ref}/ssl-enforcement`, { requestedConfig: { database: false } });
+    expect(off.body).toEqual({ currentConfig: { database: false }, appliedSuccessfully: true });
+  });
+
+  it("says there is no pooler", async () => {
+    expect((await call("GET", `/v1/projects/${ref}/config/database/pooler`)).body).toEqual([]);
+    const bouncer = await call("GET", `/v1/projects/${ref}/config/database/pgbouncer`);
+    expect(bouncer.status).toBe(404);
+    expect(bouncer.body.message).toMatch(/No connection pooler is configured/);
+    const patch = await call("PATCH", `/v1/projects/${ref}/config/database/pooler`, { default_pool_size: 10 });
+    expect(patch.status).toBe(400);
+  });
+
+  it("keeps the pgsodium root key, saying that nothing uses it", async () => {
+    const first = await call("GET", `/v1/projects/${ref}/pgsodium`);
+    expect(first.body.root_key).toMatch(/^[0-9a-f]{64}$/);
+    expect(first.headers.get("x-pgsodium")).toMatch(/^stored only/);
+    expect((await call("GET", `/v1/projects/${ref}/pgsodium`)).body).toEqual(first.body);
+    const key = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
+    expect((await call("PUT", `/v1/projects/${ref}/pgsodium`, { root_key: key })).body).toEqual({ root_key: key });
+    const bad = await call("PUT", `/v1/projects/${ref}/pgsodium`, { root_key: "short" });
+    expect(bad.status).toBe(400);
+    expect((await call("GET", `/v1/projects/${ref}/pgsodium`)).body).toEqual({ root_key: key });
+  });
+});

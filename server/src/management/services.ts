@@ -15,6 +15,7 @@ import { RateLimitStore } from "./store/rateLimitStore";
 import { UserStore } from "./store/userStore";
 import { dataApiTuning } from "./settings/dataApiTuning";
 import { Backups } from "./settings/backups";
+import { DatabaseOptions } from "./settings/databaseOptions";
 import { LoginRoles } from "./settings/loginRoles";
 import { ReadOnlyMode } from "./settings/readOnlyMode";
 import { NetworkBans } from "./settings/networkBans";
@@ -39,6 +40,7 @@ export interface Services {
   restrictions: RestrictionsStore;
   backups: Backups;
   bans: NetworkBans;
+  databaseOptions: DatabaseOptions;
   close(): Promise<void>;
 }
 
@@ -96,6 +98,7 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       restrictions,
       backups: new Backups(platform, servers, pools, config.now),
       bans: new NetworkBans(platform, config.now),
+      databaseOptions: new DatabaseOptions(platform),
       async close() {
         await pools.closeAll();
         await platform.end();

@@ -1,4 +1,4 @@
-// Routes (Management API): a project's network restrictions and bans (addresses refused by its
+// Routes (Management API): a project's network restrictions, SSL enforcement and bans (addresses refused by its
 // data API after repeated failed authentication). Applied at once to its data API;
 // the database itself is restricted only on servers whose pg_hba.conf this process manages, and
 // the `x-database-enforcement` header says whether it was.
@@ -38,7 +38,8 @@ async function enforce(call: Call, project: ProjectRecord, requested: AllowedNet
   const networks = await withProjectDatabase(call, project, (sql) => checkCidrs(sql, requested));
   await restrictions.store(project.ref, networks);
   await pools.release(project.ref);
-  const outcome = await applyHbaBlock(servers.get(project.server).adminUrl, project.database_name, networks);
+  const sslOnly = await call.services.databaseOptions.sslEnforced(project.ref);
+  const outcome = await applyHbaBlock(servers.get(project.server).adminUrl, project.database_name, { networks, sslOnly });
   if (outcome.kind === "notManaged") call.request.log.warn({ ref: project.ref, reason: outcome.reason }, "network restrictions not enforced by the database");
   await restrictions.markApplied(project.ref);
   return { row: await restrictions.get(project.ref), database: outcome.kind === "applied" ? "applied" : `not applied: ${outcome.reason}` };
@@ -98,5 +99,27 @@ export const projectNetworkBansArea: ApiArea = {
     const addresses = [...body.ipv4_addresses, ...(body.requester_ip ? [clientAddress(call.request.ip)] : [])];
     await call.services.bans.unban(project.ref, addresses);
     return { status: 200, body: {} };
+  },
+};
+
+export const projectSslArea: ApiArea = {
+  "v1-get-ssl-enforcement-config": async (call) => {
+    const project = await requireProject(call);
+    return { status: 200, body: { currentConfig: { database: await call.services.databaseOptions.sslEnforced(project.ref) }, appliedSuccessfully: true } };
+  },
+
+  "v1-update-ssl-enforcement-config": async (call) => {
+    const project = await requireProject(call);
+    const { database } = (call.body as { requestedConfig: { database: boolean } }).requestedConfig;
+    const { servers, restrictions, databaseOptions } = call.services;
+    const adminUrl = servers.get(project.server).adminUrl;
+    const ssl = await withProjectDatabase(call, project, (sql) => sql.one<{ on: boolean }>("select current_setting('ssl')::boolean as on"));
+    if (database && !ssl!.on) {
+      throw new ApiError(400, "This PostgreSQL server has SSL turned off (ssl = off): connections to it cannot be required to use SSL; nothing was changed");
+    }
+    await databaseOptions.setSslEnforced(project.ref, database);
+    const outcome = await applyHbaBlock(adminUrl, project.database_name, { networks: await restrictions.get(project.ref), sslOnly: database });
+    const body = { currentConfig: { database }, appliedSuccessfully: outcome.kind === "applied" };
+    return answer(200, body, outcome.kind === "applied" ? "applied" : `not applied: ${outcome.reason}`);
   },
 };

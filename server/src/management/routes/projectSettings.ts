@@ -1,6 +1,8 @@
 // Routes (Management API): a project's data API settings (`postgrest`), database settings,
-// read-only mode, database password and temporary login roles. The work is in ../settings; these only find the project.
+// read-only mode, database password, temporary login roles, connection pooler (none here) and
+// pgsodium root key. The work is in ../settings; these only find the project.
 import format from "pg-format";
+import { ApiError } from "../http/apiError";
 import { databaseOf, serverKey } from "../platform/connectionUrl";
 import { withConnection } from "../platform/sql";
 import { scramVerifier } from "../provision/scramVerifier";
@@ -30,7 +32,52 @@ function configTarget(call: Call, project: ProjectRecord): PostgresConfigTarget 
   };
 }
 
+const noPooler =
+  "No connection pooler is configured for this server: clients connect to PostgreSQL directly, and the data API uses its own pool (db_pool of /postgrest)";
+
+/** pgsodium reads its root key once, at server start, through its getkey script: a key kept
+ * here never reaches it, and nothing in the database is encrypted with it. */
+async function pgsodiumNote(call: Call, project: ProjectRecord): Promise<string> {
+  const row = await withProjectDatabase(call, project, (sql) =>
+    sql.one<{ available: boolean }>("select exists (select 1 from pg_available_extensions where name = 'pgsodium') as available"),
+  );
+  return row!.available
+    ? "stored only: pgsodium takes its root key from its getkey script at server start, not from this API"
+    : "stored only: the pgsodium extension is not available on this server, so nothing is encrypted with this key";
+}
+
+const rootKeyPattern = /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/;
+
 export const projectSettingsArea: ApiArea = {
+  "v1-get-pooler-config": async (call) => {
+    await requireProject(call);
+    return ok([]);
+  },
+
+  "v1-update-pooler-config": async (call) => {
+    await requireProject(call);
+    throw new ApiError(400, `${noPooler}; nothing was changed`);
+  },
+
+  "v1-get-project-pgbouncer-config": async (call) => {
+    await requireProject(call);
+    throw new ApiError(404, noPooler);
+  },
+
+  "v1-get-pgsodium-config": async (call) => {
+    const project = await requireProject(call);
+    const root_key = await call.services.databaseOptions.rootKey(project.ref);
+    return { status: 200, body: { root_key }, headers: { "x-pgsodium": await pgsodiumNote(call, project) } };
+  },
+
+  "v1-update-pgsodium-config": async (call) => {
+    const project = await requireProject(call);
+    const { root_key } = call.body as { root_key: string };
+    if (!rootKeyPattern.test(root_key)) throw new ApiError(400, "root_key must be 32 bytes, as 64 hex digits or base64; nothing was changed");
+    await call.services.databaseOptions.setRootKey(project.ref, root_key);
+    return { status: 200, body: { root_key }, headers: { "x-pgsodium": await pgsodiumNote(call, project) } };
+  },
+
   "v1-get-postgrest-service-config": async (call) => {
     const project = await requireProject(call);
     return ok(await readPostgrestConfig(call.services.settings, project, (work) => withProjectDatabase(call, project, work)));

@@ -1,6 +1,7 @@
-// Settings stage: a project's allowed networks → a managed block at the top of its server's
-// pg_hba.conf (before the general rules): password logins to its database from those networks,
-// every other TCP connection to it rejected. Only servers whose file this process can write
+// Settings stage: a project's allowed networks and SSL enforcement → a managed block at the top
+// of its server's pg_hba.conf (before the general rules): connections without SSL rejected when
+// it is enforced, password logins to its database from the allowed networks, every other TCP
+// connection to it rejected. Only servers whose file this process can write
 // (local ones) get it; the file is checked through pg_hba_file_rules before pg_reload_conf(),
 // and restored when PostgreSQL finds an error. Unix-socket connections are not covered, and a
 // reload only affects new connections.
@@ -14,29 +15,38 @@ export type HbaOutcome = { kind: "applied"; file: string } | { kind: "notManaged
 const begin = (database: string) => `# BEGIN managed network restrictions of database ${database}`;
 const end = (database: string) => `# END managed network restrictions of database ${database}`;
 
+export interface DatabaseAccess {
+  networks: AllowedNetworks;
+  sslOnly: boolean;
+}
+
 function isOpen(networks: AllowedNetworks): boolean {
   return networks.v4.includes("0.0.0.0/0") && networks.v6.includes("::/0");
 }
 
+function rules(quoted: string, access: DatabaseAccess): string[] {
+  const ssl = access.sslOnly ? [`hostnossl ${quoted} all all reject`] : [];
+  if (isOpen(access.networks)) return ssl;
+  return [
+    ...ssl,
+    ...[...access.networks.v4, ...access.networks.v6].map((cidr) => `host ${quoted} all ${cidr} scram-sha-256`),
+    `host ${quoted} all 0.0.0.0/0 reject`,
+    `host ${quoted} all ::/0 reject`,
+  ];
+}
+
 /** The file's text without this database's block, then with the new block first. */
-export function withBlock(text: string, database: string, networks: AllowedNetworks): string {
+export function withBlock(text: string, database: string, access: DatabaseAccess): string {
   const lines = text.split("\n");
   const from = lines.indexOf(begin(database));
   const to = lines.indexOf(end(database));
   const rest = from >= 0 && to > from ? [...lines.slice(0, from), ...lines.slice(to + 1)] : lines;
-  if (isOpen(networks)) return rest.join("\n");
-  const quoted = `"${database}"`;
-  const block = [
-    begin(database),
-    ...[...networks.v4, ...networks.v6].map((cidr) => `host ${quoted} all ${cidr} scram-sha-256`),
-    `host ${quoted} all 0.0.0.0/0 reject`,
-    `host ${quoted} all ::/0 reject`,
-    end(database),
-  ];
-  return [...block, ...rest].join("\n");
+  const block = rules(`"${database}"`, access);
+  if (block.length === 0) return rest.join("\n");
+  return [begin(database), ...block, end(database), ...rest].join("\n");
 }
 
-export async function applyHbaBlock(adminUrl: string, database: string, networks: AllowedNetworks): Promise<HbaOutcome> {
+export async function applyHbaBlock(adminUrl: string, database: string, wanted: DatabaseAccess): Promise<HbaOutcome> {
   return withConnection(adminUrl, async (sql) => {
     const file = (await sql.one<{ f: string }>("select current_setting('hba_file') as f"))!.f;
     try {
@@ -45,7 +55,7 @@ export async function applyHbaBlock(adminUrl: string, database: string, networks
       return { kind: "notManaged", reason: `this server's pg_hba.conf (${file}) is not a file this process can write` };
     }
     const before = await readFile(file, "utf8");
-    await writeFile(file, withBlock(before, database, networks));
+    await writeFile(file, withBlock(before, database, wanted));
     const errors = await sql.rows<{ line_number: number; error: string }>("select line_number, error from pg_hba_file_rules where error is not null");
     if (errors.length > 0) {
       await writeFile(file, before);

@@ -5,6 +5,7 @@ import settings from "./0300_settings";
 import network from "./0301_network";
 import backups from "./0302_backups";
 import networkBans from "./0303_network_bans";
+import databaseOptions from "./0304_database_options";
 
 export interface Migration {
   version: number;
@@ -12,4 +13,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [platform, settings, network, backups, networkBans];
+export const migrations: Migration[] = [platform, settings, network, backups, networkBans, databaseOptions];
