@@ -1,15 +1,14 @@
 // Project settings over real HTTP: the data API settings (page cap, exposed schemas, pool size)
 // reach the project's GraphQL endpoint at once; database settings are checked by PostgreSQL and
 // reach the next request; server-wide ones are refused with the reason; the database password
-// is stored as a SCRAM verifier; read-only mode refuses writes until an override, which ends.
-import { readFileSync, writeFileSync } from "node:fs";
-import pg from "pg";
+// is stored as a SCRAM verifier; read-only mode refuses writes until an override, which ends;
+// a backup restored gives the rows back; failed authentication bans an address.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterInfo } from "../harness/db";
 import { scramVerifier } from "../../server/src/management/provision/scramVerifier";
-import { loginRoleGroup } from "../../server/src/management/settings/loginRoles";
 import { sweep } from "../../server/src/management/settings/sweep";
 import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, type TestPlatform } from "./support";
+import { makeProject, seed } from "./settingsSupport";
 
 let platform: TestPlatform;
 let token: string;
@@ -20,32 +19,6 @@ let clock = Date.now();
 
 const call = (method: string, path: string, body?: unknown) => api(platform.baseUrl, token, method, path, body);
 const graphql = (query: string) => graphqlAt(`${platform.baseUrl}/project/${ref}/graphql/v1`, anon, query);
-
-async function makeProject(on: TestPlatform, bearer: string, name: string): Promise<{ ref: string; anon: string }> {
-  const org = await api(on.baseUrl, bearer, "POST", "/v1/organizations", { name: `${name} org` });
-  const created = await api(on.baseUrl, bearer, "POST", "/v1/projects", { name, organization_slug: org.body.slug, region: "eu-west-1", db_pass: "a-password-1" });
-  expect(created.status).toBe(201);
-  const keys = await api(on.baseUrl, bearer, "GET", `/v1/projects/${created.body.ref}/api-keys`);
-  return { ref: created.body.ref, anon: keys.body[0].api_key };
-}
-
-async function seed(projectRef: string): Promise<void> {
-  const url = clusterUrl(clusterInfo(), projectRef);
-  await adminQuery(
-    url,
-    `create table public.item (id int primary key);
-     insert into public.item select generate_series(1, 5);
-     grant select, insert on public.item to anon;
-     grant all on public.item to ${projectRef}_owner;
-     create schema api;
-     create table api.gadget (id int primary key);
-     insert into api.gadget values (1);
-     grant usage on schema api to anon;
-     grant select on api.gadget to anon;
-     create function public.work_mem_now() returns text language sql stable as $$ select current_setting('work_mem') $$;
-     grant execute on function public.work_mem_now() to anon;`,
-  );
-}
 
 beforeAll(async () => {
   platform = await startPlatform({ now: () => clock });
@@ -187,7 +160,6 @@ describe("read-only mode", () => {
     await api(quota.baseUrl, quotaToken, "DELETE", `/v1/projects/${project.ref}`);
     await quota.close();
   });
-  const clinfo = clusterInfo;
 
   it("refuses mutations in the data API and writes in the database once over the quota", async () => {
     expect((await insert(10)).body.data.insertIntoitemCollection.affectedCount).toBe(1);
@@ -196,7 +168,7 @@ describe("read-only mode", () => {
     expect(status.body).toEqual({ enabled: true, override_enabled: false, override_active_until: "" });
     const refused = await insert(11);
     expect(refused.body.errors[0].message).toMatch(/read-only mode: mutations are refused/);
-    await expect(adminQuery(clusterUrl(clinfo(), project.ref, `${project.ref}_owner`), "insert into public.item values (12)")).rejects.toThrow(/read-only transaction/);
+    await expect(adminQuery(clusterUrl(clusterInfo(), project.ref, `${project.ref}_owner`), "insert into public.item values (12)")).rejects.toThrow(/read-only transaction/);
     const reads = await graphqlAt(`${quota.baseUrl}/project/${project.ref}/graphql/v1`, project.anon, "{ itemCollection { edges { node { id } } } }");
     expect(reads.body.data.itemCollection.edges).toHaveLength(6);
   });
@@ -207,138 +179,12 @@ describe("read-only mode", () => {
     const status = await api(quota.baseUrl, quotaToken, "GET", `/v1/projects/${project.ref}/readonly`);
     expect(status.body).toEqual({ enabled: true, override_enabled: true, override_active_until: new Date(quotaClock + 15 * 60 * 1000).toISOString() });
     expect((await insert(13)).body.data.insertIntoitemCollection.affectedCount).toBe(1);
-    await adminQuery(clusterUrl(clinfo(), project.ref, `${project.ref}_owner`), "insert into public.item values (14)");
+    await adminQuery(clusterUrl(clusterInfo(), project.ref, `${project.ref}_owner`), "insert into public.item values (14)");
     quotaClock += 15 * 60 * 1000;
     expect((await insert(15)).body.errors[0].message).toMatch(/read-only mode/);
     await sweep(quota.running.services);
-    await expect(adminQuery(clusterUrl(clinfo(), project.ref, `${project.ref}_owner`), "insert into public.item values (16)")).rejects.toThrow(/read-only transaction/);
+    await expect(adminQuery(clusterUrl(clusterInfo(), project.ref, `${project.ref}_owner`), "insert into public.item values (16)")).rejects.toThrow(/read-only transaction/);
     expect((await api(quota.baseUrl, quotaToken, "GET", `/v1/projects/${project.ref}/readonly`)).body).toMatchObject({ enabled: true, override_enabled: false });
-  });
-});
-
-describe("temporary login roles", () => {
-  // The run's cluster trusts local connections: its login roles authenticate by password, as
-  // VALID UNTIL only means something under password authentication.
-  let hbaFile: string;
-  let hbaBefore: string;
-  const server = () => clusterUrl(clusterInfo());
-  const asRole = (role: string, password: string) =>
-    `postgresql://${role}:${encodeURIComponent(password)}@/${ref}?host=${encodeURIComponent(clusterInfo().host)}&port=${clusterInfo().port}`;
-  const roleCount = async () => (await adminQuery(server(), "select count(*)::int as n from pg_roles where rolname like $1", [`${ref}_cli_%`]))[0].n;
-
-  beforeAll(async () => {
-    [{ hba_file: hbaFile }] = await adminQuery(server(), "select current_setting('hba_file') as hba_file");
-    hbaBefore = readFileSync(hbaFile, "utf8");
-    writeFileSync(hbaFile, `local all +${loginRoleGroup} scram-sha-256\n${hbaBefore}`);
-    await adminQuery(server(), "select pg_reload_conf()");
-  });
-  afterAll(async () => {
-    writeFileSync(hbaFile, hbaBefore);
-    await adminQuery(server(), "select pg_reload_conf()");
-  });
-
-  it("makes a read-only role that logs in with its password and cannot write", async () => {
-    const r = await call("POST", `/v1/projects/${ref}/cli/login-role`, { read_only: true });
-    expect(r.status).toBe(201);
-    expect(r.body).toEqual({ role: expect.stringMatching(new RegExp(`^${ref}_cli_`)), password: expect.any(String), ttl_seconds: 3600 });
-    const rows = await adminQuery(asRole(r.body.role, r.body.password), "select count(*)::int as n from public.item");
-    expect(rows[0].n).toBeGreaterThan(0);
-    await expect(adminQuery(asRole(r.body.role, r.body.password), "insert into public.item values (100)")).rejects.toThrow(/read-only transaction/);
-    await expect(adminQuery(asRole(r.body.role, "wrong"), "select 1")).rejects.toThrow(/password authentication failed/);
-  });
-
-  it("makes a read-write role acting as the project's owner", async () => {
-    const r = await call("POST", `/v1/projects/${ref}/cli/login-role`, { read_only: false });
-    const [row] = await adminQuery(asRole(r.body.role, r.body.password), "insert into public.item values (101) returning current_user as who");
-    expect(row.who).toBe(`${ref}_owner`);
-  });
-
-  it("refuses a role past its VALID UNTIL, and drops roles once their time is up", async () => {
-    const saved = clock;
-    clock = Date.now() - 2 * 3600 * 1000;
-    const stale = await call("POST", `/v1/projects/${ref}/cli/login-role`, { read_only: true });
-    clock = saved;
-    expect(await roleCount()).toBe(3);
-    await expect(adminQuery(asRole(stale.body.role, stale.body.password), "select 1")).rejects.toThrow(/password authentication failed/);
-    await sweep(platform.running.services);
-    expect(await roleCount()).toBe(2);
-    clock += 3600 * 1000;
-    await sweep(platform.running.services);
-    expect(await roleCount()).toBe(0);
-    clock = saved;
-  });
-
-  it("refuses bad bodies with 400, making no role, and DELETE drops the project's roles", async () => {
-    for (const body of [{}, { read_only: "yes" }]) {
-      const r = await call("POST", `/v1/projects/${ref}/cli/login-role`, body);
-      expect(r.status).toBe(400);
-      expect(r.body.message).toMatch(/read_only/);
-    }
-    expect(await roleCount()).toBe(0);
-    const made = await call("POST", `/v1/projects/${ref}/cli/login-role`, { read_only: false });
-    const session = new pg.Client({ connectionString: asRole(made.body.role, made.body.password) });
-    session.on("error", () => {});
-    await session.connect();
-    const deleted = await call("DELETE", `/v1/projects/${ref}/cli/login-role`);
-    expect(deleted.body).toEqual({ message: "ok" });
-    expect(await roleCount()).toBe(0);
-    await expect(session.query("select 1")).rejects.toThrow();
-    await session.end().catch(() => {});
-  });
-});
-
-describe("network restrictions", () => {
-  const path = () => `/v1/projects/${ref}/network-restrictions`;
-  const hbaRules = async () =>
-    (await adminQuery(clusterUrl(clusterInfo()), "select address, auth_method from pg_hba_file_rules where $1 = any(database) order by line_number", [ref])).map(
-      (r) => `${r.address} ${r.auth_method}`,
-    );
-
-  it("answers no restriction at first", async () => {
-    const r = await call("GET", path());
-    expect(r.body).toEqual({ entitlement: "allowed", config: { dbAllowedCidrs: ["0.0.0.0/0"], dbAllowedCidrsV6: ["::/0"] }, status: "applied" });
-  });
-
-  it("blocks the data API from outside the networks and writes the database's pg_hba.conf block", async () => {
-    const r = await call("POST", `${path()}/apply`, { dbAllowedCidrs: ["10.0.0.0/8"], dbAllowedCidrsV6: ["2001:db8::/32"] });
-    expect(r.status).toBe(201);
-    expect(r.headers.get("x-database-enforcement")).toBe("applied");
-    expect(r.body).toMatchObject({ config: { dbAllowedCidrs: ["10.0.0.0/8"], dbAllowedCidrsV6: ["2001:db8::/32"] }, status: "applied" });
-    const blocked = await graphql("{ __typename }");
-    expect(blocked.status).toBe(403);
-    expect(blocked.body.message).toMatch(/network restrictions do not allow requests from 127\.0\.0\.1/);
-    expect(await hbaRules()).toEqual(["10.0.0.0 scram-sha-256", "2001:db8:: scram-sha-256", "0.0.0.0 reject", ":: reject"]);
-    const patched = await call("PATCH", path(), { add: { dbAllowedCidrs: ["127.0.0.0/8"] }, remove: { dbAllowedCidrsV6: ["2001:db8::/32"] } });
-    expect(patched.status).toBe(200);
-    expect(patched.body.config.dbAllowedCidrs).toEqual([
-      { address: "10.0.0.0/8", type: "v4" },
-      { address: "127.0.0.0/8", type: "v4" },
-    ]);
-    expect((await graphql("{ __typename }")).status).toBe(200);
-  });
-
-  it("refuses bad CIDRs with 400, changing nothing", async () => {
-    const before = (await call("GET", path())).body;
-    const rules = await hbaRules();
-    const cases: Array<[unknown, RegExp]> = [
-      [{ dbAllowedCidrs: ["10.0.0.1/8"] }, /dbAllowedCidrs: invalid cidr value/],
-      [{ dbAllowedCidrs: ["nonsense"] }, /dbAllowedCidrs: invalid input syntax for type cidr/],
-      [{ dbAllowedCidrs: ["2001:db8::/32"] }, /not an IPv4 network/],
-      [{ dbAllowedCidrsV6: ["10.0.0.0/8"] }, /not an IPv6 network/],
-      [{ dbAllowedCidrs: "10.0.0.0/8" }, /dbAllowedCidrs/],
-    ];
-    for (const [body, message] of cases) {
-      const r = await call("POST", `${path()}/apply`, body);
-      expect(r.status, JSON.stringify(body)).toBe(400);
-      expect(r.body.message).toMatch(message);
-    }
-    expect((await call("GET", path())).body).toEqual(before);
-    expect(await hbaRules()).toEqual(rules);
-  });
-
-  it("removes the block when every network is allowed again", async () => {
-    await call("POST", `${path()}/apply`, { dbAllowedCidrs: ["0.0.0.0/0"], dbAllowedCidrsV6: ["::/0"] });
-    expect(await hbaRules()).toEqual([]);
   });
 });
 
@@ -437,18 +283,7 @@ describe("network bans", () => {
   });
 });
 
-describe("SSL enforcement, pooler and pgsodium", () => {
-  it("keeps SSL optional on a server without SSL, and refuses to require it", async () => {
-    expect((await call("GET", `/v1/projects/${ref}/ssl-enforcement`)).body).toEqual({ currentConfig: { database: false }, appliedSuccessfully: true });
-    const refused = await call("PUT", `/v1/projects/${ref}/ssl-enforcement`, { requestedConfig: { database: true } });
-    expect(refused.status).toBe(400);
-    expect(refused.body.message).toMatch(/SSL turned off/);
-    const bad = await call("PUT", `/v1/projects/${ref}/ssl-enforcement`, { requestedConfig: {} });
-    expect(bad.status).toBe(400);
-    const off = await call("PUT", `/v1/projects/${ref}/ssl-enforcement`, { requestedConfig: { database: false } });
-    expect(off.body).toEqual({ currentConfig: { database: false }, appliedSuccessfully: true });
-  });
-
+describe("pooler and pgsodium", () => {
   it("says there is no pooler", async () => {
     expect((await call("GET", `/v1/projects/${ref}/config/database/pooler`)).body).toEqual([]);
     const bouncer = await call("GET", `/v1/projects/${ref}/config/database/pgbouncer`);

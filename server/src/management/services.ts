@@ -16,6 +16,7 @@ import { UserStore } from "./store/userStore";
 import { dataApiTuning } from "./settings/dataApiTuning";
 import { Backups } from "./settings/backups";
 import { DatabaseOptions } from "./settings/databaseOptions";
+import { JitAccess } from "./settings/jitAccess";
 import { LoginRoles } from "./settings/loginRoles";
 import { ReadOnlyMode } from "./settings/readOnlyMode";
 import { NetworkBans } from "./settings/networkBans";
@@ -41,6 +42,7 @@ export interface Services {
   backups: Backups;
   bans: NetworkBans;
   databaseOptions: DatabaseOptions;
+  jit: JitAccess;
   close(): Promise<void>;
 }
 
@@ -99,6 +101,7 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       backups: new Backups(platform, servers, pools, config.now),
       bans: new NetworkBans(platform, config.now),
       databaseOptions: new DatabaseOptions(platform),
+      jit: new JitAccess(platform, servers, config.now),
       async close() {
         await pools.closeAll();
         await platform.end();

@@ -8,10 +8,11 @@ import { projectHealthArea } from "./projectHealth";
 import { projectLifecycleArea } from "./projectLifecycle";
 import { projectsArea } from "./projects";
 import { projectBackupsArea } from "./projectBackups";
+import { projectJitArea } from "./projectJit";
 import { projectNetworkArea, projectNetworkBansArea, projectSslArea } from "./projectNetwork";
 import { projectSettingsArea } from "./projectSettings";
 
-export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea, projectLifecycleArea, projectHealthArea, projectSettingsArea, projectNetworkArea, projectNetworkBansArea, projectSslArea, projectBackupsArea];
+export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea, projectLifecycleArea, projectHealthArea, projectSettingsArea, projectNetworkArea, projectNetworkBansArea, projectSslArea, projectBackupsArea, projectJitArea];
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {
   const handlers = new Map<string, OperationHandler>();

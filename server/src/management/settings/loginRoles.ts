@@ -26,7 +26,7 @@ interface LoginRoleRow {
   server: string;
 }
 
-async function ensureGroup(sql: Sql): Promise<void> {
+export async function ensureLoginRoleGroup(sql: Sql): Promise<void> {
   await sql.rows(`do $$ begin
     if not exists (select 1 from pg_roles where rolname = '${loginRoleGroup}') then
       create role ${loginRoleGroup} nologin;
@@ -55,7 +55,7 @@ export class LoginRoles {
       expires,
     ]);
     await withConnection(this.servers.get(project.server).adminUrl, async (sql) => {
-      await ensureGroup(sql);
+      await ensureLoginRoleGroup(sql);
       await sql.rows(
         format("create role %I login noinherit password %L valid until %L in role %I", role, scramVerifier(password), expires.toISOString(), loginRoleGroup),
       );

@@ -1,12 +1,14 @@
 // Settings stage: the periodic pass that keeps time-bound settings true: each active project's
 // read-only mode measured and applied (an ended override puts it back), its daily backup taken
-// when due, other processes' bans loaded, and expired login roles dropped. Tests call `sweep` with
+// when due, other processes' bans loaded, expired login roles dropped and just-in-time grants
+// past their time revoked. Tests call `sweep` with
 // a fake clock instead of waiting for the timer.
 import type { FastifyBaseLogger } from "fastify";
 import type { Services } from "../services";
 
 export async function sweep(services: Services, log?: FastifyBaseLogger): Promise<void> {
-  for (const project of await services.projects.withStatus(["ACTIVE_HEALTHY"])) {
+  const active = await services.projects.withStatus(["ACTIVE_HEALTHY"]);
+  for (const project of active) {
     try {
       await services.readOnly.refresh(project);
     } catch (e) {
@@ -21,8 +23,9 @@ export async function sweep(services: Services, log?: FastifyBaseLogger): Promis
   try {
     await services.bans.refresh();
     await services.loginRoles.dropExpired();
+    await services.jit.revokeExpired(active);
   } catch (e) {
-    log?.warn({ err: e }, "refreshing bans or dropping expired login roles failed");
+    log?.warn({ err: e }, "refreshing bans or dropping expired roles and grants failed");
   }
 }
 

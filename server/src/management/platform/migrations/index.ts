@@ -6,6 +6,7 @@ import network from "./0301_network";
 import backups from "./0302_backups";
 import networkBans from "./0303_network_bans";
 import databaseOptions from "./0304_database_options";
+import jitAccess from "./0305_jit_access";
 
 export interface Migration {
   version: number;
@@ -13,4 +14,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [platform, settings, network, backups, networkBans, databaseOptions];
+export const migrations: Migration[] = [platform, settings, network, backups, networkBans, databaseOptions, jitAccess];
