@@ -254,7 +254,16 @@ describe("backups", () => {
     await sweep(platform.running.services);
     await sweep(platform.running.services);
     expect((await call("GET", path())).body.backups).toHaveLength(count + 1);
-    clock -= 24 * 3600 * 1000;
+    // Seven more days: the first daily backup is the eighth newest, so its dump goes.
+    for (let day = 2; day <= 8; day++) {
+      clock += 24 * 3600 * 1000;
+      await sweep(platform.running.services);
+    }
+    const backups = (await call("GET", path())).body.backups;
+    expect(backups).toHaveLength(count + 8);
+    expect(backups.map((b: { status: string }) => b.status).filter((st: string) => st === "REMOVED")).toEqual(["REMOVED"]);
+    expect(backups[count].status).toBe("REMOVED");
+    clock -= 8 * 24 * 3600 * 1000;
   });
 });
 

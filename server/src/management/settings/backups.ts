@@ -17,7 +17,7 @@ export type BackupKind = "scheduled" | "on_demand" | "restore_point";
 export interface BackupEntry {
   id: number;
   name: string | null;
-  status: "PENDING" | "COMPLETED" | "FAILED";
+  status: "PENDING" | "COMPLETED" | "FAILED" | "REMOVED";
   inserted_at: string;
   completed_at: string | null;
 }
@@ -25,6 +25,8 @@ export interface BackupEntry {
 const stamp = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const entryColumns = `id::int as id, name, status, ${stamp("inserted_at")} as inserted_at, ${stamp("completed_at")} as completed_at`;
 export const defaultSchedule = "04:00:00";
+/** Daily backups kept with their dump; older ones stay listed as REMOVED. */
+export const keptScheduled = 7;
 
 export class Backups {
   constructor(
@@ -136,6 +138,14 @@ export class Backups {
          from platform.projects p where p.ref = $1`,
       [project.ref, new Date(this.now()), schedule_for],
     );
-    return due?.due ? this.take(project, "scheduled") : undefined;
+    if (!due?.due) return undefined;
+    const taken = await this.take(project, "scheduled");
+    await this.platform.rows(
+      `update platform.backups set status = 'REMOVED', dump = null
+        where ref = $1 and kind = 'scheduled' and status = 'COMPLETED'
+          and id not in (select id from platform.backups where ref = $1 and kind = 'scheduled' and status = 'COMPLETED' order by inserted_at desc, id desc limit $2)`,
+      [project.ref, keptScheduled],
+    );
+    return taken;
   }
 }

@@ -7,6 +7,7 @@ import backups from "./0302_backups";
 import networkBans from "./0303_network_bans";
 import databaseOptions from "./0304_database_options";
 import jitAccess from "./0305_jit_access";
+import backupRetention from "./0306_backup_retention";
 
 export interface Migration {
   version: number;
@@ -14,4 +15,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [platform, settings, network, backups, networkBans, databaseOptions, jitAccess];
+export const migrations: Migration[] = [platform, settings, network, backups, networkBans, databaseOptions, jitAccess, backupRetention];
