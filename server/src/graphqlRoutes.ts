@@ -45,6 +45,8 @@ export interface GraphqlTarget {
   limits: DocumentLimits;
   /** Says why the database does not answer (a project paused or removed meanwhile). */
   unavailable?: () => Promise<string>;
+  /** When set, mutations are answered with this error instead of running (read-only mode). */
+  mutationsRefused?: string;
 }
 
 /** Reads GraphQL request bodies as text, so variables keep every digit; anything else is a 415. */
@@ -70,6 +72,9 @@ export async function answerGraphql(
   operations.set(request, checked.operation ?? "unknown");
   if (viaGet && checked.operation === OperationTypeNode.MUTATION) {
     return fail(reply.header("allow", "POST"), 405, "Mutations are accepted only over POST");
+  }
+  if (target.mutationsRefused !== undefined && checked.operation === OperationTypeNode.MUTATION) {
+    return graphqlError(reply, target.mutationsRefused);
   }
   // The response's close before its end means the client went away: its statement is cancelled.
   const gone = new AbortController();

@@ -1,6 +1,7 @@
 // Several project servers: a second throwaway cluster next to the run's one. New projects go to
 // the server with the fewest projects and record it; each project's GraphQL answers by path and
 // by Host header (`<ref>.<domain>`), also next to a single-database /graphql/v1 in one process.
+import { dataApiTuning } from "../../server/src/management/settings/dataApiTuning";
 import { ProjectAuthenticators } from "../../server/src/management/auth/projectAuthenticators";
 import { defaultSettings } from "../../server/src/config";
 import { dataApiSettings } from "../../server/src/management/plugin";
@@ -71,8 +72,9 @@ it("places each new project on the server with the fewest projects", async () =>
 });
 
 it("keeps at most the configured number of project pools open, closing the least recently used", async () => {
-  const { projects, servers } = platform.running.services;
-  const pools = new ProjectPools(projects, servers, dataApiSettings({ ...defaultSettings(), poolSize: 1 }), new ProjectAuthenticators(platform.running.services.platform), 2);
+  const { projects, servers, settings, restrictions } = platform.running.services;
+  const tune = async (ref: string) => dataApiTuning(await settings.get(ref), await restrictions.get(ref), Date.now);
+  const pools = new ProjectPools(projects, servers, dataApiSettings({ ...defaultSettings(), poolSize: 1 }), new ProjectAuthenticators(platform.running.services.platform), tune, 2);
   try {
     const [a, b, c] = refs;
     const first = (await pools.get(a!))!;

@@ -32,6 +32,7 @@ export async function adminQuery<R extends pg.QueryResultRow = any>(url: string,
 export interface PlatformOptions extends Pick<ManagementPluginOptions, "checkpoint" | "areas"> {
   rateLimit?: number;
   now?: () => number;
+  diskQuotaBytes?: number;
   projectServers?: string[];
   /** Reuse this platform database (a second server process over the same state). */
   platformDatabase?: string;
@@ -75,6 +76,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         now: options.now ?? Date.now,
         ...(options.databaseRouterPort !== undefined ? { databaseRouterPort: options.databaseRouterPort } : {}),
         secretsKey: testSecretsKey,
+        ...(options.diskQuotaBytes !== undefined ? { diskQuotaBytes: options.diskQuotaBytes } : {}),
       },
     },
     { ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}), ...(options.areas ? { areas: options.areas } : {}) },

@@ -15,6 +15,8 @@ export interface ManagementConfig {
   databaseRouterPort?: number;
   /** AES-256 key that encrypts project secrets at rest; without it the secrets endpoints refuse. */
   secretsKey?: Buffer;
+  /** Database bytes a project may use: at 95% it turns read-only. Undefined: no quota. */
+  diskQuotaBytes?: number;
 }
 
 export type TokenCommand =
@@ -28,6 +30,7 @@ export const managementOptions = {
   "rate-limit": { type: "string" },
   "database-router-port": { type: "string" },
   "secrets-key": { type: "string" },
+  "disk-quota-mb": { type: "string" },
   email: { type: "string" },
   name: { type: "string" },
   id: { type: "string" },
@@ -43,6 +46,8 @@ Management API (serves /v1 when a platform database is given):
                                project's database on this port, default off [DATABASE_ROUTER_PORT]
   --secrets-key HEX            64 hex digits: the AES-256 key encrypting project secrets at
                                rest; without it the secrets endpoints refuse [SECRETS_KEY]
+  --disk-quota-mb N            database size per project; at 95% the project turns read-only,
+                               default: no quota [MGMT_DISK_QUOTA_MB]
 
   token create --email E [--name N]   print a new personal access token (creates the user)
   token list --email E                list a user's tokens (never the secrets)
@@ -70,6 +75,10 @@ export function parseManagementConfig(pick: Pick, fail: Fail): ManagementConfig 
   }
   const keyText = pick("secrets-key", "SECRETS_KEY");
   if (keyText !== undefined && !/^[0-9a-fA-F]{64}$/.test(keyText)) fail("secrets key must be 64 hex digits (32 bytes)");
+  const quotaText = pick("disk-quota-mb", "MGMT_DISK_QUOTA_MB");
+  if (quotaText !== undefined && (!/^\d+$/.test(quotaText) || Number(quotaText) < 1)) {
+    fail(`disk quota must be a number of megabytes of at least 1, got "${quotaText}"`);
+  }
   return {
     platformDatabaseUrl,
     projectServers: servers.length > 0 ? servers : [platformDatabaseUrl],
@@ -77,6 +86,7 @@ export function parseManagementConfig(pick: Pick, fail: Fail): ManagementConfig 
     now: Date.now,
     ...(routerText !== undefined ? { databaseRouterPort: Number(routerText) } : {}),
     ...(keyText !== undefined ? { secretsKey: Buffer.from(keyText, "hex") } : {}),
+    ...(quotaText !== undefined ? { diskQuotaBytes: Number(quotaText) * 1024 * 1024 } : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import type { ManagementConfig } from "./managementConfig";
 import type { ProvisionStep } from "./provision/provisioner";
 import type { ApiArea } from "./routes/operation";
 import { openServices, type Services } from "./services";
+import { startSweeps } from "./settings/sweep";
 
 export interface ManagementPluginOptions {
   config: ManagementConfig;
@@ -30,12 +31,16 @@ export async function managementPlugin(fastify: FastifyInstance, options: Manage
     dataApi: options.dataApi,
     ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
   });
-  fastify.addHook("onClose", () => services.close());
+  const stopSweeps = startSweeps(services, fastify.log);
+  fastify.addHook("onClose", () => {
+    stopSweeps();
+    return services.close();
+  });
   options.onServices?.(services);
   registerRequestLog(fastify, services.logWriter);
   await registerFunctionUploads(fastify);
   await fastify.register(v1Api, { services, ...(options.areas ? { areas: options.areas } : {}) });
-  await fastify.register(registerProjectGraphql, { pools: services.pools });
+  await fastify.register(registerProjectGraphql, { pools: services.pools, bans: services.bans });
   await fastify.register(registerProjectJwks, { services });
 }
 

@@ -22,6 +22,15 @@ import { RateLimitStore } from "./store/rateLimitStore";
 import { SecretCipher } from "./store/secretCipher";
 import { SecretStore } from "./store/secretStore";
 import { UserStore } from "./store/userStore";
+import { dataApiTuning } from "./settings/dataApiTuning";
+import { Backups } from "./settings/backups";
+import { DatabaseOptions } from "./settings/databaseOptions";
+import { JitAccess } from "./settings/jitAccess";
+import { LoginRoles } from "./settings/loginRoles";
+import { ReadOnlyMode } from "./settings/readOnlyMode";
+import { NetworkBans } from "./settings/networkBans";
+import { RestrictionsStore } from "./settings/networkRestrictions";
+import { SettingsStore } from "./settings/settingsStore";
 
 export interface Services {
   config: ManagementConfig;
@@ -42,6 +51,15 @@ export interface Services {
   pools: ProjectPools;
   /** The platform's logins into project databases (SQL, migrations, types, advisors). */
   logins: ProjectLogins;
+  /** Each project's data API settings and read-only mode. */
+  settings: SettingsStore;
+  readOnly: ReadOnlyMode;
+  loginRoles: LoginRoles;
+  restrictions: RestrictionsStore;
+  backups: Backups;
+  bans: NetworkBans;
+  databaseOptions: DatabaseOptions;
+  jit: JitAccess;
   close(): Promise<void>;
 }
 
@@ -70,7 +88,12 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
   try {
     const servers = await ProjectServers.open(config.projectServers);
     const projects = new ProjectStore(platform);
-    const pools = new ProjectPools(projects, servers, options.dataApi, new ProjectAuthenticators(platform));
+    const settings = new SettingsStore(platform);
+    const restrictions = new RestrictionsStore(platform);
+    const pools = new ProjectPools(projects, servers, options.dataApi, new ProjectAuthenticators(platform), async (ref) =>
+      dataApiTuning(await settings.get(ref), await restrictions.get(ref), config.now),
+    );
+    const readOnly = new ReadOnlyMode(settings, servers, pools, config.now, config.diskQuotaBytes);
     const provisioner = new Provisioner(platform, projects, servers, {
       log: options.log,
       release: (ref) => pools.release(ref),
@@ -96,6 +119,14 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       provisioner,
       pools,
       logins: new ProjectLogins(platform, servers),
+      settings,
+      readOnly,
+      loginRoles: new LoginRoles(platform, servers, config.now),
+      restrictions,
+      backups: new Backups(platform, servers, pools, config.now),
+      bans: new NetworkBans(platform, config.now),
+      databaseOptions: new DatabaseOptions(platform),
+      jit: new JitAccess(platform, servers, config.now),
       async close() {
         await pools.closeAll();
         await logWriter.close();

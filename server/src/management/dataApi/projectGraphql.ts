@@ -6,29 +6,47 @@ import { acceptJsonAsText, answerGraphql, onDatabase } from "../../graphqlRoutes
 import { fail } from "../../httpErrors";
 import { identify } from "../../identity";
 import { payloadFromBody, payloadFromSearch } from "../../payload";
+import type { NetworkBans } from "../settings/networkBans";
+import { clientAddress } from "../settings/networkRestrictions";
 import type { ProjectPools } from "./projectPools";
 
 export const projectPathPrefix = "/project/:ref";
 export const refHost = /^([a-z]{20})\./;
-const schemas = ["public"];
 
-async function answer(pools: ProjectPools, ref: string, request: FastifyRequest, reply: FastifyReply, viaGet: boolean) {
+interface ProjectGraphqlOptions {
+  pools: ProjectPools;
+  bans: NetworkBans;
+}
+
+async function answer({ pools, bans }: ProjectGraphqlOptions, ref: string, request: FastifyRequest, reply: FastifyReply, viaGet: boolean) {
   const entry = await pools.get(ref);
   if (!entry) return fail(reply, 404, `No project with ref ${ref}`);
   if (entry.project.status !== "ACTIVE_HEALTHY") {
     await pools.release(ref);
     return fail(reply, 503, `Project ${ref} is not available: its status is ${entry.project.status}`);
   }
+  const address = clientAddress(request.ip);
+  if (!entry.tuning.allows(address)) {
+    return fail(reply, 403, `The project's network restrictions do not allow requests from ${address}`);
+  }
+  if (bans.isBanned(ref, address)) {
+    return fail(reply, 403, `${address} is banned from project ${ref} after repeated failed authentication`);
+  }
   const identity = await identify(await pools.authenticator(entry), request.headers);
-  if (identity.kind === "refused") return fail(reply, 401, identity.message);
+  if (identity.kind === "refused") {
+    await bans.recordFailure(ref, address);
+    return fail(reply, 401, identity.message);
+  }
   const depth = pools.settings.limits.maxVariablesDepth;
   const parsed = viaGet
     ? payloadFromSearch(request.query as Record<string, unknown>, depth)
     : payloadFromBody(request.body as string, depth);
+  const refused = entry.tuning.mutationsRefused();
   const target = {
     database: onDatabase(entry.database),
-    schemas,
+    schemas: entry.tuning.schemas,
     limits: pools.settings.limits,
+    ...(refused ? { mutationsRefused: refused } : {}),
     // Paused or removed by another process, or its server is down: look again, now and next time.
     unavailable: async () => {
       await pools.release(ref);
@@ -40,13 +58,12 @@ async function answer(pools: ProjectPools, ref: string, request: FastifyRequest,
   return answerGraphql(target, identity, request, reply, parsed, viaGet);
 }
 
-export async function registerProjectGraphql(fastify: FastifyInstance, options: { pools: ProjectPools }): Promise<void> {
-  const { pools } = options;
+export async function registerProjectGraphql(fastify: FastifyInstance, options: ProjectGraphqlOptions): Promise<void> {
   acceptJsonAsText(fastify);
   const byPath = (viaGet: boolean) => (request: FastifyRequest, reply: FastifyReply) =>
-    answer(pools, (request.params as { ref: string }).ref, request, reply, viaGet);
+    answer(options, (request.params as { ref: string }).ref, request, reply, viaGet);
   const byHost = (viaGet: boolean) => (request: FastifyRequest, reply: FastifyReply) =>
-    answer(pools, refHost.exec(request.hostname)![1]!, request, reply, viaGet);
+    answer(options, refHost.exec(request.hostname)![1]!, request, reply, viaGet);
   const path = `${projectPathPrefix}/graphql/v1`;
   fastify.post(path, byPath(false));
   fastify.get(path, byPath(true));

@@ -9,10 +9,12 @@ import type { Authenticator } from "../../identity";
 import type { ProjectAuthenticators } from "../auth/projectAuthenticators";
 import type { ProjectServers } from "../provision/projectServers";
 import type { ProjectRecord, ProjectStore } from "../store/projectStore";
+import type { DataApiTuning } from "../settings/dataApiTuning";
 
 export interface ProjectEntry {
   project: ProjectRecord;
   database: Database;
+  tuning: DataApiTuning;
 }
 
 /** How every project's data API runs its requests (the server's own settings). */
@@ -35,6 +37,8 @@ export class ProjectPools {
     private readonly servers: ProjectServers,
     readonly settings: DataApiSettings,
     private readonly authenticators: ProjectAuthenticators,
+    /** The project's own settings (search path, pool size, read-only mode). */
+    private readonly tune: (ref: string) => Promise<DataApiTuning>,
     private readonly maxOpen = defaultMaxOpenProjects,
   ) {}
 
@@ -84,8 +88,10 @@ export class ProjectPools {
     const project = await this.store.byRef(ref);
     if (!project) return undefined;
     const url = this.servers.authenticatorUrl(project.server, project.database_name, project.authenticator_role, project.authenticator_password);
-    const { poolSize, statementTimeoutMs, preparedStatements } = this.settings;
-    return { project, database: new Database({ connectionString: url, poolSize, statementTimeoutMs, preparedStatements }) };
+    const tuning = await this.tune(ref);
+    const { statementTimeoutMs, preparedStatements } = this.settings;
+    const poolSize = tuning.poolSize ?? this.settings.poolSize;
+    return { project, tuning, database: new Database({ connectionString: url, poolSize, statementTimeoutMs, preparedStatements }) };
   }
 
   /** Forgets the project and closes its pool (before a pause or a drop, or after a failure). */

@@ -111,6 +111,7 @@ export async function v1Api(fastify: FastifyInstance, options: { services: Servi
           request,
         });
         if (answer.contentType !== undefined) reply.type(answer.contentType);
+        if (answer.headers) reply.headers(answer.headers);
         return reply.code(answer.status).send(answer.body);
       };
     },

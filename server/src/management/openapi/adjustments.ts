@@ -72,6 +72,14 @@ const cliLogsPath: Adjustment = (doc) => {
   if (all) doc.paths["/v1/projects/{ref}/analytics/endpoints/logs"] = { get: { ...all } };
 };
 
+/** Settings bodies: an unknown (misspelt) setting is refused rather than silently ignored. */
+const closedSettingsBodies: Adjustment = (doc) => {
+  for (const name of ["V1UpdatePostgrestConfigBody"]) {
+    const body = doc.components.schemas[name];
+    if (body) body.additionalProperties = false;
+  }
+};
+
 export const adjustments: Adjustment[] = [
   dropNonStandardKeywords,
   createProjectBody,
@@ -81,4 +89,5 @@ export const adjustments: Adjustment[] = [
   functionUploads,
   branchConfigPort,
   cliLogsPath,
+  closedSettingsBodies,
 ];

@@ -19,6 +19,11 @@ import { authConfigArea } from "./authConfig";
 import { signingKeysArea } from "./signingKeys";
 import { ssoProvidersArea } from "./ssoProviders";
 import { thirdPartyAuthArea } from "./thirdPartyAuth";
+import { projectBackupsArea } from "./projectBackups";
+import { projectJitArea } from "./projectJit";
+import { projectNetworkArea, projectNetworkBansArea, projectSslArea } from "./projectNetwork";
+import { projectSettingsArea } from "./projectSettings";
+import { secretsArea } from "./secrets";
 
 export const apiAreas: ApiArea[] = [
   organizationsArea,
@@ -39,9 +44,13 @@ export const apiAreas: ApiArea[] = [
   functionsArea,
   analyticsArea,
   branchesArea,
+  projectSettingsArea,
+  projectNetworkArea,
+  projectNetworkBansArea,
+  projectSslArea,
+  projectBackupsArea,
+  projectJitArea,
 ];
-import { secretsArea } from "./secrets";
-
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {
   const handlers = new Map<string, OperationHandler>();

@@ -20,6 +20,7 @@ export interface Answer {
   body: unknown;
   /** Sent as is with this content type instead of serialized (function bundles). */
   contentType?: string;
+  headers?: Record<string, string>;
 }
 
 export type OperationHandler = (call: Call) => Promise<Answer>;

@@ -52,9 +52,9 @@ async function probe(call: Call, project: ProjectRecord, name: ServiceName, time
       case "rest": {
         const entry = await call.services.pools.get(project.ref);
         const query = { query: "{ __typename }", variables: null, operationName: null };
-        const outcome = await withinTime(entry!.database.resolve("anon", { role: "anon" }, ["public"], query), timeoutMs);
+        const outcome = await withinTime(entry!.database.resolve("anon", { role: "anon" }, entry!.tuning.schemas, query), timeoutMs);
         return outcome.kind === "result"
-          ? { name, healthy: true, status: "ACTIVE_HEALTHY", info: { db_schema: "public" } }
+          ? { name, healthy: true, status: "ACTIVE_HEALTHY", info: { db_schema: entry!.tuning.schemas.join(",") } }
           : unhealthy(name, `the GraphQL data API failed: ${outcome.kind}`);
       }
       case "auth":

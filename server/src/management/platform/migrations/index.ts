@@ -6,6 +6,13 @@ import projectLogins from "./0200_project_logins";
 import secrets from "./0400_secrets";
 import functions from "./0401_functions";
 import branches from "./0402_branches";
+import settings from "./0300_settings";
+import network from "./0301_network";
+import backups from "./0302_backups";
+import networkBans from "./0303_network_bans";
+import databaseOptions from "./0304_database_options";
+import jitAccess from "./0305_jit_access";
+import backupRetention from "./0306_backup_retention";
 
 export interface Migration {
   version: number;
@@ -13,4 +20,18 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [platform, keys, projectLogins, secrets, functions, branches];
+export const migrations: Migration[] = [
+  platform,
+  keys,
+  projectLogins,
+  settings,
+  network,
+  backups,
+  networkBans,
+  databaseOptions,
+  jitAccess,
+  backupRetention,
+  secrets,
+  functions,
+  branches,
+];

@@ -1,0 +1,136 @@
+// Routes (Management API): a project's data API settings (`postgrest`), database settings,
+// read-only mode, database password, temporary login roles, connection pooler (none here) and
+// pgsodium root key. The work is in ../settings; these only find the project.
+import format from "pg-format";
+import { ApiError } from "../http/apiError";
+import { databaseOf, serverKey } from "../platform/connectionUrl";
+import { withConnection } from "../platform/sql";
+import { scramVerifier } from "../provision/scramVerifier";
+import { readPostgresConfig, updatePostgresConfig, type PostgresConfigTarget } from "../settings/postgresConfig";
+import { readPostgrestConfig, updatePostgrestConfig, type PostgrestChanges } from "../settings/postgrestConfig";
+import type { ProjectRecord } from "../store/projectStore";
+import { requireProject, withProjectDatabase } from "./access";
+import { ok, type ApiArea, type Call } from "./operation";
+
+function configTarget(call: Call, project: ProjectRecord): PostgresConfigTarget {
+  const { servers, projects, config } = call.services;
+  const adminUrl = servers.get(project.server).adminUrl;
+  return {
+    adminUrl,
+    databaseUrl: servers.adminUrlFor(project.server, project.database_name),
+    database: project.database_name,
+    async soleTenant() {
+      const counts = await projects.countByServer();
+      if ((counts.get(project.server) ?? 0) !== 1) return false;
+      const own = [project.database_name, "postgres", servers.templateDatabase];
+      if (serverKey(config.platformDatabaseUrl) === project.server) own.push(databaseOf(config.platformDatabaseUrl));
+      const others = await withConnection(adminUrl, (sql) =>
+        sql.one<{ n: number }>("select count(*)::int as n from pg_database where not datistemplate and datname <> all($1)", [own]),
+      );
+      return others!.n === 0;
+    },
+  };
+}
+
+const noPooler =
+  "No connection pooler is configured for this server: clients connect to PostgreSQL directly, and the data API uses its own pool (db_pool of /postgrest)";
+
+/** pgsodium reads its root key once, at server start, through its getkey script: a key kept
+ * here never reaches it, and nothing in the database is encrypted with it. */
+async function pgsodiumNote(call: Call, project: ProjectRecord): Promise<string> {
+  const row = await withProjectDatabase(call, project, (sql) =>
+    sql.one<{ available: boolean }>("select exists (select 1 from pg_available_extensions where name = 'pgsodium') as available"),
+  );
+  return row!.available
+    ? "stored only: pgsodium takes its root key from its getkey script at server start, not from this API"
+    : "stored only: the pgsodium extension is not available on this server, so nothing is encrypted with this key";
+}
+
+const rootKeyPattern = /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/;
+
+export const projectSettingsArea: ApiArea = {
+  "v1-get-pooler-config": async (call) => {
+    await requireProject(call);
+    return ok([]);
+  },
+
+  "v1-update-pooler-config": async (call) => {
+    await requireProject(call);
+    throw new ApiError(400, `${noPooler}; nothing was changed`);
+  },
+
+  "v1-get-project-pgbouncer-config": async (call) => {
+    await requireProject(call);
+    throw new ApiError(404, noPooler);
+  },
+
+  "v1-get-pgsodium-config": async (call) => {
+    const project = await requireProject(call);
+    const root_key = await call.services.databaseOptions.rootKey(project.ref);
+    return { status: 200, body: { root_key }, headers: { "x-pgsodium": await pgsodiumNote(call, project) } };
+  },
+
+  "v1-update-pgsodium-config": async (call) => {
+    const project = await requireProject(call);
+    const { root_key } = call.body as { root_key: string };
+    if (!rootKeyPattern.test(root_key)) throw new ApiError(400, "root_key must be 32 bytes, as 64 hex digits or base64; nothing was changed");
+    await call.services.databaseOptions.setRootKey(project.ref, root_key);
+    return { status: 200, body: { root_key }, headers: { "x-pgsodium": await pgsodiumNote(call, project) } };
+  },
+
+  "v1-get-postgrest-service-config": async (call) => {
+    const project = await requireProject(call);
+    return ok(await readPostgrestConfig(call.services.settings, project, (work) => withProjectDatabase(call, project, work)));
+  },
+
+  "v1-update-postgrest-service-config": async (call) => {
+    const project = await requireProject(call);
+    const { settings, pools } = call.services;
+    return ok(await updatePostgrestConfig(settings, pools, project, (work) => withProjectDatabase(call, project, work), call.body as PostgrestChanges));
+  },
+
+  "v1-get-postgres-config": async (call) => {
+    const project = await requireProject(call);
+    return ok(await readPostgresConfig(configTarget(call, project).databaseUrl));
+  },
+
+  "v1-update-postgres-config": async (call) => {
+    const project = await requireProject(call);
+    const config = await updatePostgresConfig(configTarget(call, project), call.body as Record<string, unknown>);
+    // Database settings reach new sessions only.
+    await call.services.pools.release(project.ref);
+    return ok(config);
+  },
+
+  "v1-get-readonly-mode-status": async (call) => {
+    const project = await requireProject(call);
+    return ok(call.services.readOnly.status(await call.services.readOnly.refresh(project)));
+  },
+
+  "v1-disable-readonly-mode-temporarily": async (call) => {
+    const project = await requireProject(call);
+    await call.services.readOnly.override(project);
+    return ok({}, 201);
+  },
+
+  "v1-create-login-role": async (call) => {
+    const project = await requireProject(call);
+    const { read_only } = call.body as { read_only: boolean };
+    return ok(await call.services.loginRoles.create(project, read_only), 201);
+  },
+
+  "v1-delete-login-roles": async (call) => {
+    const project = await requireProject(call);
+    await call.services.loginRoles.dropForProject(project.ref);
+    return ok({ message: "ok" });
+  },
+
+  "v1-update-database-password": async (call) => {
+    const project = await requireProject(call);
+    const { password } = call.body as { password: string };
+    await withConnection(call.services.servers.get(project.server).adminUrl, (sql) =>
+      sql.rows(format("alter role %I password %L", project.owner_role, scramVerifier(password))),
+    );
+    return ok({ message: `The password of the project's database role ${project.owner_role} was changed` });
+  },
+};

@@ -1,0 +1,27 @@
+// Settings stage: a project's stored settings → how its data API runs requests now (search path,
+// pool size, whether mutations are refused). Pools are reopened when these change.
+import { networkFilter, type AllowedNetworks } from "./networkRestrictions";
+import { readOnlyNow, searchPathOf, type ProjectSettings } from "./settingsStore";
+
+export interface DataApiTuning {
+  /** The search path of every request: the exposed schemas, then the extra ones. */
+  schemas: string[];
+  /** Connections of the project's pool, when the project sets its own. */
+  poolSize: number | undefined;
+  /** Why mutations are refused at this moment, or undefined when they are allowed. */
+  mutationsRefused(): string | undefined;
+  /** Whether a client at this address may use the data API (network restrictions). */
+  allows(address: string): boolean;
+}
+
+export const readOnlyMessage =
+  "The project's database is in read-only mode: mutations are refused (POST /v1/projects/{ref}/readonly/temporary-disable lifts it for 15 minutes)";
+
+export function dataApiTuning(settings: ProjectSettings, networks: AllowedNetworks, now: () => number): DataApiTuning {
+  return {
+    allows: networkFilter(networks),
+    schemas: searchPathOf(settings),
+    poolSize: settings.db_pool ?? undefined,
+    mutationsRefused: () => (readOnlyNow(settings, now()) ? readOnlyMessage : undefined),
+  };
+}

@@ -1,0 +1,84 @@
+// Settings stage: a project's database size against the disk quota → its read-only mode, applied
+// in the database (default_transaction_read_only on the project's database, its sessions ended
+// so none keeps writing) and seen by the data API (mutations refused). An override lifts it for
+// 15 minutes; the sweep puts it back once the override is over.
+import format from "pg-format";
+import type { ProjectPools } from "../dataApi/projectPools";
+import { withConnection } from "../platform/sql";
+import type { ProjectServers } from "../provision/projectServers";
+import type { ProjectRecord } from "../store/projectStore";
+import { readOnlyNow, type ProjectSettings, type SettingsStore } from "./settingsStore";
+
+export const overrideMs = 15 * 60 * 1000;
+/** Hosted projects turn read-only at 95% of their disk. */
+const quotaShare = 0.95;
+
+export interface ReadOnlyStatus {
+  enabled: boolean;
+  override_enabled: boolean;
+  override_active_until: string;
+}
+
+export class ReadOnlyMode {
+  constructor(
+    private readonly store: SettingsStore,
+    private readonly servers: ProjectServers,
+    private readonly pools: ProjectPools,
+    private readonly now: () => number,
+    /** Bytes of database a project may use; undefined: no quota, never read-only. */
+    private readonly quotaBytes: number | undefined,
+  ) {}
+
+  status(settings: ProjectSettings): ReadOnlyStatus {
+    const until = settings.readonly_override_until;
+    const active = until !== null && this.now() < until;
+    return {
+      enabled: settings.readonly_enabled,
+      override_enabled: active,
+      override_active_until: active ? new Date(until).toISOString() : "",
+    };
+  }
+
+  /** Measures the project's database and applies the mode it calls for. */
+  async refresh(project: ProjectRecord): Promise<ProjectSettings> {
+    const settings = await this.store.get(project.ref);
+    const enabled = this.quotaBytes !== undefined && (await this.databaseBytes(project)) >= this.quotaBytes * quotaShare;
+    const next = enabled === settings.readonly_enabled ? settings : await this.store.update(project.ref, { readonly_enabled: enabled });
+    if (next !== settings) await this.pools.release(project.ref);
+    return this.apply(project, next);
+  }
+
+  /** Lifts read-only mode for the next 15 minutes. */
+  async override(project: ProjectRecord): Promise<ProjectSettings> {
+    const settings = await this.store.update(project.ref, { readonly_override_until: this.now() + overrideMs });
+    await this.pools.release(project.ref);
+    return this.apply(project, settings);
+  }
+
+  /** Sets or resets default_transaction_read_only on the database when it differs from the mode. */
+  private async apply(project: ProjectRecord, settings: ProjectSettings): Promise<ProjectSettings> {
+    const wanted = readOnlyNow(settings, this.now());
+    if (wanted === settings.readonly_applied) return settings;
+    const server = this.servers.get(project.server);
+    await withConnection(server.adminUrl, async (sql) => {
+      await sql.rows(
+        wanted
+          ? format("alter database %I set default_transaction_read_only = on", project.database_name)
+          : format("alter database %I reset default_transaction_read_only", project.database_name),
+      );
+      // Sessions keep the setting they started with: end them so the mode holds for every one.
+      await sql.rows("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [
+        project.database_name,
+      ]);
+    });
+    await this.pools.release(project.ref);
+    return this.store.update(project.ref, { readonly_applied: wanted });
+  }
+
+  private async databaseBytes(project: ProjectRecord): Promise<number> {
+    return withConnection(this.servers.get(project.server).adminUrl, async (sql) => {
+      const row = await sql.one<{ size: string }>("select pg_database_size($1)::text as size", [project.database_name]);
+      return Number(row!.size);
+    });
+  }
+}

@@ -1,0 +1,32 @@
+// Test support for the project settings tests: a project with its anon key, and the rows,
+// schema and function the tests read through its GraphQL endpoint.
+import { expect } from "vitest";
+import { clusterInfo } from "../harness/db";
+import { adminQuery, api, clusterUrl, type TestPlatform } from "./support";
+
+export async function makeProject(on: TestPlatform, bearer: string, name: string): Promise<{ ref: string; anon: string }> {
+  const org = await api(on.baseUrl, bearer, "POST", "/v1/organizations", { name: `${name} org` });
+  const created = await api(on.baseUrl, bearer, "POST", "/v1/projects", { name, organization_slug: org.body.slug, region: "eu-west-1", db_pass: "a-password-1" });
+  expect(created.status).toBe(201);
+  const keys = await api(on.baseUrl, bearer, "GET", `/v1/projects/${created.body.ref}/api-keys`);
+  return { ref: created.body.ref, anon: keys.body[0].api_key };
+}
+
+export async function seed(projectRef: string): Promise<void> {
+  const url = clusterUrl(clusterInfo(), projectRef);
+  await adminQuery(
+    url,
+    `create table public.item (id int primary key);
+     insert into public.item select generate_series(1, 5);
+     grant select, insert on public.item to anon;
+     grant all on public.item to ${projectRef}_owner;
+     create schema api;
+     create table api.gadget (id int primary key);
+     insert into api.gadget values (1);
+     grant usage on schema api to anon;
+     grant select on api.gadget to anon;
+     create function public.work_mem_now() returns text language sql stable as $$ select current_setting('work_mem') $$;
+     grant execute on function public.work_mem_now() to anon;`,
+  );
+}
+
