@@ -86,10 +86,10 @@ describe("branches", () => {
     expect(listed.code, listed.stderr + listed.stdout).toBe(0);
     expect(listed.stdout).toContain("cli-branch");
 
-    // `branches get` also reads the branch's pooler config, an endpoint of the settings area:
-    // checked whenever this server serves it.
-    const document = (await api(platform.baseUrl, undefined, "GET", "/v1/openapi.json")).body;
-    if (document.paths["/v1/projects/{ref}/config/database/pooler"]?.get) {
+    // `branches get` needs the PRIMARY entry of the branch's pooler config, which exists only
+    // where a pooler is configured; without one the server answers no entries and the CLI stops.
+    const pooler = (await call("GET", `/v1/projects/${branch.project_ref}/config/database/pooler`)).body as { database_type: string }[];
+    if (pooler.some((entry) => entry.database_type === "PRIMARY")) {
       const got = await cli.run("branches", "get", "cli-branch", `--remote=${ref}`, "--output-format", "json");
       expect(got.code, got.stderr + got.stdout).toBe(0);
       expect(got.stdout).toContain(branch.project_ref);

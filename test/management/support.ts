@@ -33,6 +33,7 @@ export interface PlatformOptions extends Pick<ManagementPluginOptions, "checkpoi
   rateLimit?: number;
   now?: () => number;
   diskQuotaBytes?: number;
+  banAfterFailures?: number;
   projectServers?: string[];
   /** Reuse this platform database (a second server process over the same state). */
   platformDatabase?: string;
@@ -77,6 +78,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         ...(options.databaseRouterPort !== undefined ? { databaseRouterPort: options.databaseRouterPort } : {}),
         secretsKey: testSecretsKey,
         ...(options.diskQuotaBytes !== undefined ? { diskQuotaBytes: options.diskQuotaBytes } : {}),
+        ...(options.banAfterFailures !== undefined ? { banAfterFailures: options.banAfterFailures } : {}),
       },
     },
     { ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}), ...(options.areas ? { areas: options.areas } : {}) },

@@ -17,6 +17,8 @@ export interface ManagementConfig {
   secretsKey?: Buffer;
   /** Database bytes a project may use: at 95% it turns read-only. Undefined: no quota. */
   diskQuotaBytes?: number;
+  /** Failed authentications from one address that ban it from a project's data API; 0: never. */
+  banAfterFailures?: number;
 }
 
 export type TokenCommand =
@@ -28,6 +30,7 @@ export const managementOptions = {
   "platform-database-url": { type: "string" },
   "project-servers": { type: "string" },
   "rate-limit": { type: "string" },
+  "ban-after-failures": { type: "string" },
   "database-router-port": { type: "string" },
   "secrets-key": { type: "string" },
   "disk-quota-mb": { type: "string" },
@@ -42,6 +45,9 @@ Management API (serves /v1 when a platform database is given):
   --project-servers LIST       comma-separated superuser URLs of the servers holding projects,
                                default: the platform's server [PROJECT_SERVERS]
   --rate-limit N               requests per user per minute, default 60 [MGMT_RATE_LIMIT]
+  --ban-after-failures N       failed authentications (within ten minutes) that ban an address
+                               from a project's data API for 30 minutes, 0 for never, default 10
+                               [MGMT_BAN_AFTER_FAILURES]
   --database-router-port N     route PostgreSQL connections of users <role>.<ref> to the
                                project's database on this port, default off [DATABASE_ROUTER_PORT]
   --secrets-key HEX            64 hex digits: the AES-256 key encrypting project secrets at
@@ -75,6 +81,8 @@ export function parseManagementConfig(pick: Pick, fail: Fail): ManagementConfig 
   }
   const keyText = pick("secrets-key", "SECRETS_KEY");
   if (keyText !== undefined && !/^[0-9a-fA-F]{64}$/.test(keyText)) fail("secrets key must be 64 hex digits (32 bytes)");
+  const banText = pick("ban-after-failures", "MGMT_BAN_AFTER_FAILURES");
+  if (banText !== undefined && !/^\d+$/.test(banText)) fail(`ban after failures must be a whole number, got "${banText}"`);
   const quotaText = pick("disk-quota-mb", "MGMT_DISK_QUOTA_MB");
   if (quotaText !== undefined && (!/^\d+$/.test(quotaText) || Number(quotaText) < 1)) {
     fail(`disk quota must be a number of megabytes of at least 1, got "${quotaText}"`);
@@ -87,6 +95,7 @@ export function parseManagementConfig(pick: Pick, fail: Fail): ManagementConfig 
     ...(routerText !== undefined ? { databaseRouterPort: Number(routerText) } : {}),
     ...(keyText !== undefined ? { secretsKey: Buffer.from(keyText, "hex") } : {}),
     ...(quotaText !== undefined ? { diskQuotaBytes: Number(quotaText) * 1024 * 1024 } : {}),
+    ...(banText !== undefined ? { banAfterFailures: Number(banText) } : {}),
   };
 }
 

@@ -124,7 +124,7 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       loginRoles: new LoginRoles(platform, servers, config.now),
       restrictions,
       backups: new Backups(platform, servers, pools, config.now),
-      bans: new NetworkBans(platform, config.now),
+      bans: new NetworkBans(platform, config.now, config.banAfterFailures),
       databaseOptions: new DatabaseOptions(platform),
       jit: new JitAccess(platform, servers, config.now),
       async close() {

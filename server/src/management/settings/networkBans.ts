@@ -15,6 +15,8 @@ export class NetworkBans {
   constructor(
     private readonly platform: Sql,
     private readonly now: () => number,
+    /** 0 turns banning off. */
+    private readonly banAfter = maxFailures,
   ) {}
 
   isBanned(ref: string, address: string): boolean {
@@ -23,6 +25,7 @@ export class NetworkBans {
   }
 
   async recordFailure(ref: string, address: string): Promise<void> {
+    if (this.banAfter === 0) return;
     const at = new Date(this.now());
     const row = await this.platform.one<{ until: number | null }>(
       `insert into platform.network_bans as b (ref, address, failures, window_start) values ($1, $2, 1, $3)
@@ -35,7 +38,7 @@ export class NetworkBans {
     const banned = await this.platform.one<{ until: number }>(
       `update platform.network_bans set banned_until = $3::timestamptz + make_interval(secs => $4::float8 / 1000), failures = 0, window_start = $3
         where ref = $1 and address = $2 and failures >= $5 returning (extract(epoch from banned_until) * 1000)::float8 as until`,
-      [ref, address, at, banMs, maxFailures],
+      [ref, address, at, banMs, this.banAfter],
     );
     const until = banned?.until ?? row?.until ?? null;
     if (until !== null) this.remember(ref, address, until);
