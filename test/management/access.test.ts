@@ -9,29 +9,23 @@ import { clusterInfo } from "../harness/db";
 import { jitLoginRole } from "../../server/src/management/settings/jitAccess";
 import { loginRoleGroup } from "../../server/src/management/settings/loginRoles";
 import { sweep } from "../../server/src/management/settings/sweep";
-import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, type TestPlatform } from "./support";
-import { makeProject, seed } from "./settingsSupport";
+import { adminQuery, clusterUrl, type TestPlatform } from "./support";
+import { settingsContext, type SettingsContext } from "./settingsSupport";
 
+let ctx: SettingsContext;
 let platform: TestPlatform;
 let token: string;
 let ref: string;
-let anon: string;
 let clock = Date.now();
 
-const call = (method: string, path: string, body?: unknown) => api(platform.baseUrl, token, method, path, body);
-const graphql = (query: string) => graphqlAt(`${platform.baseUrl}/project/${ref}/graphql/v1`, anon, query);
+const call = (method: string, path: string, body?: unknown) => ctx.call(method, path, body);
+const graphql = (query: string) => ctx.graphql(query);
 
 beforeAll(async () => {
-  platform = await startPlatform({ now: () => clock });
-  token = await platform.token("access@example.com");
-  ({ ref, anon } = await makeProject(platform, token, "access"));
-  await seed(ref);
+  ctx = await settingsContext("access@example.com", "access", () => clock);
+  ({ platform, token, ref } = ctx);
 });
-
-afterAll(async () => {
-  await call("DELETE", `/v1/projects/${ref}`);
-  await platform.close();
-});
+afterAll(() => ctx.close());
 
 describe("temporary login roles", () => {
   // The run's cluster trusts local connections: its login roles authenticate by password, as

@@ -8,8 +8,9 @@ import { clusterInfo } from "../harness/db";
 import { scramVerifier } from "../../server/src/management/provision/scramVerifier";
 import { sweep } from "../../server/src/management/settings/sweep";
 import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, type TestPlatform } from "./support";
-import { makeProject, seed } from "./settingsSupport";
+import { makeProject, seed, settingsContext, type SettingsContext } from "./settingsSupport";
 
+let ctx: SettingsContext;
 let platform: TestPlatform;
 let token: string;
 let ref: string;
@@ -17,21 +18,15 @@ let anon: string;
 let projectUrl: string;
 let clock = Date.now();
 
-const call = (method: string, path: string, body?: unknown) => api(platform.baseUrl, token, method, path, body);
-const graphql = (query: string) => graphqlAt(`${platform.baseUrl}/project/${ref}/graphql/v1`, anon, query);
+const call = (method: string, path: string, body?: unknown) => ctx.call(method, path, body);
+const graphql = (query: string) => ctx.graphql(query);
 
 beforeAll(async () => {
-  platform = await startPlatform({ now: () => clock });
-  token = await platform.token("settings@example.com");
-  ({ ref, anon } = await makeProject(platform, token, "settings"));
+  ctx = await settingsContext("settings@example.com", "settings", () => clock);
+  ({ platform, token, ref, anon } = ctx);
   projectUrl = clusterUrl(clusterInfo(), ref);
-  await seed(ref);
 });
-
-afterAll(async () => {
-  await call("DELETE", `/v1/projects/${ref}`);
-  await platform.close();
-});
+afterAll(() => ctx.close());
 
 const itemCount = async () => (await graphql("{ itemCollection { edges { node { id } } } }")).body.data.itemCollection.edges.length;
 

@@ -2,7 +2,7 @@
 // schema and function the tests read through its GraphQL endpoint.
 import { expect } from "vitest";
 import { clusterInfo } from "../harness/db";
-import { adminQuery, api, clusterUrl, type TestPlatform } from "./support";
+import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, type TestPlatform } from "./support";
 
 export async function makeProject(on: TestPlatform, bearer: string, name: string): Promise<{ ref: string; anon: string }> {
   const org = await api(on.baseUrl, bearer, "POST", "/v1/organizations", { name: `${name} org` });
@@ -30,3 +30,34 @@ export async function seed(projectRef: string): Promise<void> {
   );
 }
 
+
+/** A platform on a fake clock with one seeded project, and calls as its owner. */
+export interface SettingsContext {
+  platform: TestPlatform;
+  token: string;
+  ref: string;
+  anon: string;
+  call(method: string, path: string, body?: unknown): ReturnType<typeof api>;
+  graphql(query: string): ReturnType<typeof graphqlAt>;
+  close(): Promise<void>;
+}
+
+export async function settingsContext(email: string, name: string, now: () => number): Promise<SettingsContext> {
+  const platform = await startPlatform({ now });
+  const token = await platform.token(email);
+  const { ref, anon } = await makeProject(platform, token, name);
+  await seed(ref);
+  const call = (method: string, path: string, body?: unknown) => api(platform.baseUrl, token, method, path, body);
+  return {
+    platform,
+    token,
+    ref,
+    anon,
+    call,
+    graphql: (query) => graphqlAt(`${platform.baseUrl}/project/${ref}/graphql/v1`, anon, query),
+    async close() {
+      await call("DELETE", `/v1/projects/${ref}`);
+      await platform.close();
+    },
+  };
+}

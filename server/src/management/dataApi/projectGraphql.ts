@@ -1,6 +1,8 @@
 // Data API stage: requests to a project's GraphQL endpoint (`/project/<ref>/graphql/v1`, or
 // `/graphql/v1` on the host `<ref>.<domain>`) → one resolve call on that project's database,
-// with its own keys and JWT secret, answered as the single-database server answers.
+// with its own keys and JWT secret, answered as the single-database server answers. The project's
+// settings decide the search path, refuse mutations in read-only mode, and turn away addresses
+// outside its network restrictions or banned after repeated failed authentication.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { acceptJsonAsText, answerGraphql, onDatabase } from "../../graphqlRoutes";
 import { fail } from "../../httpErrors";
