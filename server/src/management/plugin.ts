@@ -5,6 +5,7 @@ import type { ServerConfig } from "../config";
 import { registerProjectGraphql } from "./dataApi/projectGraphql";
 import type { DataApiSettings } from "./dataApi/projectPools";
 import { v1Api } from "./http/v1Api";
+import { oauthRoutes } from "./oauth/oauthRoutes";
 import type { ManagementConfig } from "./managementConfig";
 import type { ProvisionStep } from "./provision/provisioner";
 import type { ApiArea } from "./routes/operation";
@@ -29,6 +30,7 @@ export async function managementPlugin(fastify: FastifyInstance, options: Manage
   });
   fastify.addHook("onClose", () => services.close());
   options.onServices?.(services);
+  await fastify.register(oauthRoutes, { services });
   await fastify.register(v1Api, { services, ...(options.areas ? { areas: options.areas } : {}) });
   await fastify.register(registerProjectGraphql, { pools: services.pools });
 }

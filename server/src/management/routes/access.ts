@@ -8,7 +8,7 @@ import type { Call } from "./operation";
 
 export async function requireOrganization(call: Call, slug: string): Promise<Organization> {
   const org = await call.services.organizations.get(call.user.id, slug);
-  if (!org) throw forbidden();
+  if (!org || (call.grant && call.grant.organizationSlug !== org.slug)) throw forbidden();
   return org;
 }
 
@@ -17,6 +17,7 @@ export async function requireProject(call: Call): Promise<ProjectRecord> {
   const ref = call.params["ref"];
   const project = ref === undefined ? undefined : await call.services.projects.forUser(call.user.id, ref);
   if (!project || project.status === "GOING_DOWN") throw forbidden();
+  if (call.grant && call.grant.organizationSlug !== project.organization_slug) throw forbidden();
   return project;
 }
 

@@ -1,6 +1,7 @@
 // Platform migrations in order. A new one is a new file here, appended to the list; applied
 // versions never change.
 import platform from "./0001_platform";
+import oauth from "./0500_oauth";
 
 export interface Migration {
   version: number;
@@ -8,4 +9,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [platform];
+export const migrations: Migration[] = [platform, oauth];
