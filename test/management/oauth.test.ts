@@ -114,6 +114,8 @@ describe("OAuth 2.0", () => {
     expect(orgs.body.name).toBe("Acme");
     // The grant is for one organization.
     expect((await api(platform.baseUrl, token.body.access_token, "GET", `/v1/organizations/${otherSlug}`)).status).toBe(403);
+    const listed = await api(platform.baseUrl, token.body.access_token, "GET", "/v1/organizations");
+    expect(listed.body.map((o: { id: string }) => o.id)).toEqual([slug]);
     // A code is used once.
     expect((await exchange({ grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: redirectUri })).body.error).toBe("invalid_grant");
   });
