@@ -2,6 +2,7 @@
 // versions never change.
 import platform from "./0001_platform";
 import oauth from "./0500_oauth";
+import upgrades from "./0501_upgrades";
 
 export interface Migration {
   version: number;
@@ -9,4 +10,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [platform, oauth];
+export const migrations: Migration[] = [platform, oauth, upgrades];
