@@ -28,6 +28,7 @@ export async function adminQuery<R extends pg.QueryResultRow = any>(url: string,
 export interface PlatformOptions extends Pick<ManagementPluginOptions, "checkpoint" | "areas"> {
   rateLimit?: number;
   now?: () => number;
+  resolveTxt?: (name: string) => Promise<string[][]>;
   projectServers?: string[];
   /** Reuse this platform database (a second server process over the same state). */
   platformDatabase?: string;
@@ -64,6 +65,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         projectServers: options.projectServers ?? [clusterUrl(info)],
         rateLimit: options.rateLimit ?? 1000,
         now: options.now ?? Date.now,
+        ...(options.resolveTxt ? { resolveTxt: options.resolveTxt } : {}),
       },
     },
     { ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}), ...(options.areas ? { areas: options.areas } : {}) },

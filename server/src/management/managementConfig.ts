@@ -11,6 +11,8 @@ export interface ManagementConfig {
   rateLimit: number;
   /** Milliseconds since the epoch; tests pass a fake clock. */
   now: () => number;
+  /** DNS TXT lookup (custom hostname verification); tests pass their own records. */
+  resolveTxt?: (name: string) => Promise<string[][]>;
 }
 
 export type TokenCommand =

@@ -3,6 +3,7 @@
 import platform from "./0001_platform";
 import oauth from "./0500_oauth";
 import upgrades from "./0501_upgrades";
+import domains from "./0502_domains";
 
 export interface Migration {
   version: number;
@@ -10,4 +11,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [platform, oauth, upgrades];
+export const migrations: Migration[] = [platform, oauth, upgrades, domains];
