@@ -9,8 +9,9 @@ import { projectLifecycleArea } from "./projectLifecycle";
 import { projectsArea } from "./projects";
 import { upgradeArea } from "./upgrade";
 import { domainsArea } from "./domains";
+import { replicasAndWebhooksArea } from "./replicasAndWebhooks";
 
-export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea, projectLifecycleArea, projectHealthArea, upgradeArea, domainsArea];
+export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea, projectLifecycleArea, projectHealthArea, upgradeArea, domainsArea, replicasAndWebhooksArea];
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {
   const handlers = new Map<string, OperationHandler>();
