@@ -10,8 +10,9 @@ import { projectsArea } from "./projects";
 import { upgradeArea } from "./upgrade";
 import { domainsArea } from "./domains";
 import { replicasAndWebhooksArea } from "./replicasAndWebhooks";
+import { serviceSettingsArea } from "./serviceSettings";
 
-export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea, projectLifecycleArea, projectHealthArea, upgradeArea, domainsArea, replicasAndWebhooksArea];
+export const apiAreas: ApiArea[] = [organizationsArea, projectsArea, projectApiKeysArea, projectLifecycleArea, projectHealthArea, upgradeArea, domainsArea, replicasAndWebhooksArea, serviceSettingsArea];
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {
   const handlers = new Map<string, OperationHandler>();

@@ -4,6 +4,7 @@ import platform from "./0001_platform";
 import oauth from "./0500_oauth";
 import upgrades from "./0501_upgrades";
 import domains from "./0502_domains";
+import settings from "./0503_settings";
 
 export interface Migration {
   version: number;
@@ -11,4 +12,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [platform, oauth, upgrades, domains];
+export const migrations: Migration[] = [platform, oauth, upgrades, domains, settings];
