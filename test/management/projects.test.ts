@@ -195,7 +195,7 @@ describe("platform migrations", () => {
     const pool = new SqlPool(platform.platformUrl, 2);
     try {
       expect(await migrate(pool)).toEqual([]);
-      const next = { version: migrations.length + 1, name: "probe", sql: "create table platform.migration_probe (id int)" };
+      const next = { version: Math.max(...migrations.map((m) => m.version)) + 1, name: "probe", sql: "create table platform.migration_probe (id int)" };
       expect(await migrate(pool, [...migrations, next])).toEqual([next.version]);
       expect(await migrate(pool, [...migrations, next])).toEqual([]);
       const applied = await pool.rows<{ version: number; name: string }>("select version, name from public.platform_migrations order by version");

@@ -148,11 +148,10 @@ export async function oauthRoutes(fastify: FastifyInstance, options: { services:
     });
     try {
       const token = await server.token(oauthRequest, new OAuthResponse());
-      const expiresIn = Math.round((token.accessTokenExpiresAt!.getTime() - Date.now()) / 1000);
       return reply.code(201).header("cache-control", "no-store").send({
         access_token: token.accessToken,
         refresh_token: token.refreshToken,
-        expires_in: expiresIn,
+        expires_in: settings.accessTokenLifetimeSeconds,
         token_type: "Bearer",
         scope: (token.scope ?? []).join(" "),
       });
