@@ -76,6 +76,13 @@ afterAll(async () => {
 });
 
 describe("OAuth 2.0", () => {
+  it("registers apps only for known organizations and scopes", async () => {
+    const app = { kind: "create" as const, organizationSlug: slug, name: "x", redirectUris: [redirectUri], scopes: [] as string[] };
+    await expect(runOAuthAppCommand(platform.platformUrl, { ...app, scopes: ["nope:read"] })).rejects.toThrow("unknown scopes nope:read");
+    await expect(runOAuthAppCommand(platform.platformUrl, { ...app, organizationSlug: "no-such-org" })).rejects.toThrow("no organization");
+    expect((await adminQuery(platform.platformUrl, "select count(*)::int as n from platform.oauth_apps"))[0].n).toBe(1);
+  });
+
   it("runs the browser flow: sign in, consent, code, PKCE exchange, API call within scope", async () => {
     const { verifier, challenge } = pkce();
     const query = new URLSearchParams(authorizeQuery(challenge)).toString();
