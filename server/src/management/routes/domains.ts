@@ -27,7 +27,11 @@ function hostnameAnswer(ref: string, domains: ProjectDomains, messages: string[]
       result: {
         id: ref,
         hostname,
-        ssl: { status: "not_issued_self_hosted", validation_records: [] },
+        // No certificate is issued here; the one record to publish is the ownership challenge.
+        ssl: {
+          status: "not_issued_self_hosted",
+          validation_records: domains.verification_token ? [{ txt_name: challengeName(hostname), txt_value: domains.verification_token }] : [],
+        },
         ownership_verification: { type: "txt", name: challengeName(hostname), value: domains.verification_token ?? "" },
         custom_origin_server: "",
         status: domains.hostname_status === "5_services_reconfigured" ? "active" : "pending",
