@@ -6,6 +6,8 @@ import {
   managementUsage,
   parseManagementConfig,
   parseTokenCommand,
+  parseOAuthAppCommand,
+  type OAuthAppCommand,
   type ManagementConfig,
   type TokenCommand,
 } from "./management/managementConfig";
@@ -67,6 +69,7 @@ export type Command =
   | { kind: "demo"; config: Omit<ServerConfig, "databaseUrl" | "jwtSecret"> & { jwtSecret: string | undefined } }
   | { kind: "platform"; config: PlatformServerConfig }
   | { kind: "token"; platformDatabaseUrl: string; command: TokenCommand }
+  | { kind: "oauth-app"; platformDatabaseUrl: string; command: OAuthAppCommand }
   | { kind: "help" };
 
 export class ConfigError extends Error {}
@@ -98,7 +101,7 @@ const options = {
   ...managementOptions,
 } as const;
 
-export const usage = `Usage: pg-graphql-server [start|setup|demo|token] [flags]
+export const usage = `Usage: pg-graphql-server [start|setup|demo|token|oauth-app] [flags]
 
   start   serve POST /graphql/v1 (default)
   setup   create the API roles, auth helpers and grants (connect as a superuser);
@@ -192,7 +195,7 @@ export function parseCommand(argv: string[], env: Env): Command {
   const { values, positionals } = parsed;
   if (values.help) return { kind: "help" };
   const name = positionals[0] ?? "start";
-  if (positionals.length > 1 && name !== "token") throw new ConfigError(`unexpected argument "${positionals[1]}"`);
+  if (positionals.length > 1 && name !== "token" && name !== "oauth-app") throw new ConfigError(`unexpected argument "${positionals[1]}"`);
 
   const pick: Pick = (flag, variable) => {
     const v = values[flag];
@@ -235,6 +238,11 @@ export function parseCommand(argv: string[], env: Env): Command {
     case "token":
       if (!management) throw new ConfigError("a platform database URL is needed (--platform-database-url or PLATFORM_DATABASE_URL)");
       return { kind: "token", platformDatabaseUrl: management.platformDatabaseUrl, command: parseTokenCommand(positionals, pick, fail) };
+    case "oauth-app": {
+      if (!management) throw new ConfigError("a platform database URL is needed (--platform-database-url or PLATFORM_DATABASE_URL)");
+      const pickAll = (flag: "redirect-uri") => (values[flag] as string[] | undefined) ?? [];
+      return { kind: "oauth-app", platformDatabaseUrl: management.platformDatabaseUrl, command: parseOAuthAppCommand(positionals, pick, pickAll, fail) };
+    }
     default:
       throw new ConfigError(`unknown command "${name}"`);
   }

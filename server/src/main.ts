@@ -5,6 +5,7 @@ import { runDemo } from "./demo/runDemo";
 import { banner, onShutdown, serve } from "./serve";
 import { applySetup } from "./setup";
 import { runTokenCommand } from "./management/cli/tokenCommand";
+import { runOAuthAppCommand } from "./management/cli/oauthAppCommand";
 import { platformBanner, servePlatform } from "./management/servePlatform";
 import { reportReady, superviseWorkers } from "./workers";
 import { unreachable } from "../../src/util/invariant";
@@ -40,6 +41,9 @@ async function main(): Promise<void> {
     }
     case "token":
       process.stdout.write(await runTokenCommand(command.platformDatabaseUrl, command.command));
+      return;
+    case "oauth-app":
+      process.stdout.write(await runOAuthAppCommand(command.platformDatabaseUrl, command.command));
       return;
     default:
       unreachable(command, "command");

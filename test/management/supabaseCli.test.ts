@@ -1,6 +1,6 @@
 // The real `supabase` CLI (npm `supabase`, its Linux binary from @supabase/cli-linux-x64)
 // pointed at this server through a profile file: orgs list, projects list, projects create and
-// projects api-keys. No network: telemetry and the update check are off, HOME is a temp folder.
+// projects api-keys, domains get and vanity-subdomains get. No network: telemetry and the update check are off, HOME is a temp folder.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { api, graphqlAt, startPlatform, type TestPlatform } from "./support";
 import { supabaseCli, type SupabaseCli } from "./supabaseCliRunner";
@@ -52,4 +52,17 @@ it("creates a project, lists it and prints its API keys, which work", async () =
   expect(keys.stdout).toContain(anon);
   const r = await graphqlAt(`${platform.baseUrl}/project/${ref}/graphql/v1`, anon, "{ __typename }");
   expect(r.body).toEqual({ data: { __typename: "Query" } });
+});
+
+it("reads the project's custom hostname and vanity subdomain", async () => {
+  const ref = (await api(platform.baseUrl, token, "GET", "/v1/projects")).body[0].ref as string;
+  await api(platform.baseUrl, token, "POST", `/v1/projects/${ref}/vanity-subdomain/activate`, { vanity_subdomain: "cli-vanity" });
+  const vanity = await supabase("vanity-subdomains", "get", "--project-ref", ref, "--experimental");
+  expect(vanity.code, vanity.stderr + vanity.stdout).toBe(0);
+  expect(vanity.stdout + vanity.stderr).toContain("cli-vanity");
+
+  await api(platform.baseUrl, token, "POST", `/v1/projects/${ref}/custom-hostname/initialize`, { custom_hostname: "api.cli.example.com" });
+  const domains = await supabase("domains", "get", "--project-ref", ref, "--experimental");
+  expect(domains.code, domains.stderr + domains.stdout).toBe(0);
+  expect(domains.stdout + domains.stderr).toContain("api.cli.example.com");
 });

@@ -34,6 +34,7 @@ export interface PlatformOptions extends Pick<ManagementPluginOptions, "checkpoi
   now?: () => number;
   diskQuotaBytes?: number;
   banAfterFailures?: number;
+  resolveTxt?: (name: string) => Promise<string[][]>;
   projectServers?: string[];
   /** Reuse this platform database (a second server process over the same state). */
   platformDatabase?: string;
@@ -79,6 +80,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         secretsKey: testSecretsKey,
         ...(options.diskQuotaBytes !== undefined ? { diskQuotaBytes: options.diskQuotaBytes } : {}),
         ...(options.banAfterFailures !== undefined ? { banAfterFailures: options.banAfterFailures } : {}),
+        ...(options.resolveTxt ? { resolveTxt: options.resolveTxt } : {}),
       },
     },
     { ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}), ...(options.areas ? { areas: options.areas } : {}) },

@@ -19,6 +19,8 @@ export interface ManagementConfig {
   diskQuotaBytes?: number;
   /** Failed authentications from one address that ban it from a project's data API; 0: never. */
   banAfterFailures?: number;
+  /** DNS TXT lookup (custom hostname verification); tests pass their own records. */
+  resolveTxt?: (name: string) => Promise<string[][]>;
 }
 
 export type TokenCommand =
@@ -26,7 +28,19 @@ export type TokenCommand =
   | { kind: "list"; email: string }
   | { kind: "revoke"; id: string };
 
+export interface OAuthAppCommand {
+  kind: "create";
+  organizationSlug: string;
+  name: string;
+  redirectUris: string[];
+  /** Empty: every scope the API document names. */
+  scopes: string[];
+}
+
 export const managementOptions = {
+  org: { type: "string" },
+  "redirect-uri": { type: "string", multiple: true },
+  scopes: { type: "string" },
   "platform-database-url": { type: "string" },
   "project-servers": { type: "string" },
   "rate-limit": { type: "string" },
@@ -58,9 +72,12 @@ Management API (serves /v1 when a platform database is given):
   token create --email E [--name N]   print a new personal access token (creates the user)
   token list --email E                list a user's tokens (never the secrets)
   token revoke --id ID                revoke a token
+  oauth-app create --org SLUG --name N --redirect-uri URI [--redirect-uri URI2] [--scopes a:read,b:write]
+                                      register an OAuth app; prints its client id and secret
 `;
 
 type Pick = (flag: keyof typeof managementOptions, variable: string) => string | undefined;
+type PickAll = (flag: "redirect-uri") => string[];
 type Fail = (message: string) => never;
 
 /** The platform settings, or undefined when no platform database is configured. */
@@ -117,4 +134,19 @@ export function parseTokenCommand(positionals: string[], pick: Pick, fail: Fail)
     default:
       return fail(`unknown token command "${action ?? ""}": use create, list or revoke`);
   }
+}
+
+export function parseOAuthAppCommand(positionals: string[], pick: Pick, pickAll: PickAll, fail: Fail): OAuthAppCommand {
+  const action = positionals[1];
+  if (action !== "create") return fail(`unknown oauth-app command "${action ?? ""}": use create`);
+  if (positionals.length > 2) fail(`unexpected argument "${positionals[2]}"`);
+  const organizationSlug = pick("org", "") ?? fail("oauth-app create needs --org");
+  const name = pick("name", "") ?? fail("oauth-app create needs --name");
+  const redirectUris = pickAll("redirect-uri");
+  if (redirectUris.length === 0) fail("oauth-app create needs --redirect-uri");
+  for (const uri of redirectUris) {
+    if (!URL.canParse(uri) || new URL(uri).hash !== "") fail(`redirect URI must be an absolute URL without a fragment, got "${uri}"`);
+  }
+  const scopes = (pick("scopes", "") ?? "").split(",").map((s) => s.trim()).filter((s) => s.length > 0);
+  return { kind: "create", organizationSlug, name, redirectUris, scopes };
 }

@@ -8,6 +8,7 @@ import { registerFunctionUploads } from "./functions/functionUploads";
 import { registerRequestLog } from "./logs/requestLog";
 import type { DataApiSettings } from "./dataApi/projectPools";
 import { v1Api } from "./http/v1Api";
+import { oauthRoutes } from "./oauth/oauthRoutes";
 import type { ManagementConfig } from "./managementConfig";
 import type { ProvisionStep } from "./provision/provisioner";
 import type { ApiArea } from "./routes/operation";
@@ -39,6 +40,7 @@ export async function managementPlugin(fastify: FastifyInstance, options: Manage
   options.onServices?.(services);
   registerRequestLog(fastify, services.logWriter);
   await registerFunctionUploads(fastify);
+  await fastify.register(oauthRoutes, { services });
   await fastify.register(v1Api, { services, ...(options.areas ? { areas: options.areas } : {}) });
   await fastify.register(registerProjectGraphql, { pools: services.pools, bans: services.bans });
   await fastify.register(registerProjectJwks, { services });

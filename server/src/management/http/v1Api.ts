@@ -5,7 +5,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import openapiGlue from "fastify-openapi-glue";
 import { implementedDocument } from "../openapi/managementDocument";
 import { allHandlers } from "../routes/index";
-import type { ApiArea } from "../routes/operation";
+import type { ApiArea, OAuthGrant } from "../routes/operation";
+import { oauthCaller, operationScopes } from "../oauth/oauthBearer";
+import { OAuthStore } from "../oauth/oauthStore";
 import type { Services } from "../services";
 import { bearerToken } from "../store/accessToken";
 import type { User } from "../store/userStore";
@@ -21,7 +23,13 @@ function fail(reply: FastifyReply, status: number, message: string): FastifyRepl
   return reply.code(status).type("application/json; charset=utf-8").send({ message });
 }
 
-async function authenticate(services: Services, request: FastifyRequest, reply: FastifyReply): Promise<User | undefined> {
+interface OAuthContext {
+  store: OAuthStore;
+  scopes: Map<string, string>;
+  grants: WeakMap<FastifyRequest, OAuthGrant>;
+}
+
+async function authenticate(services: Services, oauth: OAuthContext, request: FastifyRequest, reply: FastifyReply): Promise<User | undefined> {
   const bearer = bearerToken(request.headers.authorization);
   switch (bearer.kind) {
     case "missing":
@@ -34,6 +42,16 @@ async function authenticate(services: Services, request: FastifyRequest, reply: 
       const user = await services.users.byToken(bearer.token);
       if (!user) fail(reply, 401, "Invalid access token: it is unknown or revoked");
       return user;
+    }
+    case "oauth": {
+      const scope = oauth.scopes.get(`${request.method} ${request.routeOptions.url}`);
+      const caller = await oauthCaller(oauth.store, services.platform, bearer.token, services.config.now(), scope);
+      if (caller.kind === "refused") {
+        fail(reply, caller.status, caller.message);
+        return undefined;
+      }
+      oauth.grants.set(request, caller.grant);
+      return caller.user;
     }
     default:
       return unreachable(bearer, "bearer token");
@@ -64,6 +82,7 @@ export async function v1Api(fastify: FastifyInstance, options: { services: Servi
   const handlers = allHandlers(options.areas);
   const document = implementedDocument(new Set(handlers.keys()));
   const users = new WeakMap<FastifyRequest, User>();
+  const oauth: OAuthContext = { store: new OAuthStore(services.platform), scopes: operationScopes(document), grants: new WeakMap() };
 
   fastify.setValidatorCompiler(validatorCompiler);
   // Generated clients send `content-type: application/json` on bodiless calls (pause, restore):
@@ -82,7 +101,7 @@ export async function v1Api(fastify: FastifyInstance, options: { services: Servi
   // Before the body is read: a caller without a valid token, or over the limit, costs no parsing.
   fastify.addHook("onRequest", async (request, reply) => {
     if (request.routeOptions.url === openapiPath) return;
-    const user = await authenticate(services, request, reply);
+    const user = await authenticate(services, oauth, request, reply);
     if (!user) return reply;
     const decision = await services.rateLimits.take(user.id);
     reply.header("x-ratelimit-limit", decision.limit);
@@ -105,6 +124,7 @@ export async function v1Api(fastify: FastifyInstance, options: { services: Servi
         const answer = await handler({
           services,
           user: users.get(request)!,
+          ...(oauth.grants.has(request) ? { grant: oauth.grants.get(request)! } : {}),
           params: request.params as Record<string, string>,
           query: request.query as Record<string, unknown>,
           body: request.body,

@@ -8,7 +8,7 @@ import type { Call } from "./operation";
 
 export async function requireOrganization(call: Call, slug: string): Promise<Organization> {
   const org = await call.services.organizations.get(call.user.id, slug);
-  if (!org) throw forbidden();
+  if (!org || !grantReaches(call, org.slug)) throw forbidden();
   return org;
 }
 
@@ -17,6 +17,7 @@ export async function requireProject(call: Call): Promise<ProjectRecord> {
   const ref = call.params["ref"];
   const project = ref === undefined ? undefined : await call.services.projects.forUser(call.user.id, ref);
   if (!project || project.status === "GOING_DOWN") throw forbidden();
+  if (!grantReaches(call, project.organization_slug)) throw forbidden();
   return project;
 }
 
@@ -28,4 +29,9 @@ export function withProjectDatabase<T>(
   options: { timeoutMs?: number } = {},
 ): Promise<T> {
   return withConnection(call.services.servers.adminUrlFor(project.server, project.database_name), work, options);
+}
+
+/** Whether the caller's credential reaches this organization (an OAuth grant names one). */
+export function grantReaches(call: Call, organizationSlug: string): boolean {
+  return call.grant === undefined || call.grant.organizationSlug === organizationSlug;
 }

@@ -24,6 +24,10 @@ import { projectJitArea } from "./projectJit";
 import { projectNetworkArea, projectNetworkBansArea, projectSslArea } from "./projectNetwork";
 import { projectSettingsArea } from "./projectSettings";
 import { secretsArea } from "./secrets";
+import { upgradeArea } from "./upgrade";
+import { domainsArea } from "./domains";
+import { replicasAndWebhooksArea } from "./replicasAndWebhooks";
+import { serviceSettingsArea } from "./serviceSettings";
 
 export const apiAreas: ApiArea[] = [
   organizationsArea,
@@ -50,6 +54,10 @@ export const apiAreas: ApiArea[] = [
   projectSslArea,
   projectBackupsArea,
   projectJitArea,
+  upgradeArea,
+  domainsArea,
+  replicasAndWebhooksArea,
+  serviceSettingsArea,
 ];
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {

@@ -5,9 +5,16 @@ import type { FastifyRequest } from "fastify";
 import type { Services } from "../services";
 import type { User } from "../store/userStore";
 
+/** What an OAuth access token allows: one organization, some scopes (absent for a PAT). */
+export interface OAuthGrant {
+  organizationSlug: string;
+  scopes: string[];
+}
+
 export interface Call {
   services: Services;
   user: User;
+  grant?: OAuthGrant;
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: unknown;

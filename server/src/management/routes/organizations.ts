@@ -1,6 +1,6 @@
 // Routes (Management API): organizations, their members and projects, and the caller's profile.
 import { projectSummary, organizationSummary } from "./shapes";
-import { requireOrganization } from "./access";
+import { grantReaches, requireOrganization } from "./access";
 import { ok, type ApiArea } from "./operation";
 import type { OrganizationProjectsQuery } from "../store/projectStore";
 
@@ -11,7 +11,7 @@ export const organizationsArea: ApiArea = {
   },
 
   "v1-list-all-organizations": async (call) =>
-    ok((await call.services.organizations.list(call.user.id)).map(organizationSummary)),
+    ok((await call.services.organizations.list(call.user.id)).filter((o) => grantReaches(call, o.slug)).map(organizationSummary)),
 
   "v1-get-an-organization": async (call) => {
     const org = await requireOrganization(call, call.params["slug"]!);

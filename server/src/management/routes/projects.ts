@@ -2,7 +2,7 @@
 // rename, delete, and the regions a project can be recorded in.
 import { ApiError, forbidden } from "../http/apiError";
 import { publishedDocument } from "../openapi/managementDocument";
-import { requireOrganization, requireProject } from "./access";
+import { grantReaches, requireOrganization, requireProject } from "./access";
 import { ok, type ApiArea } from "./operation";
 import { projectSummary, projectWithDatabase } from "./shapes";
 
@@ -42,7 +42,7 @@ export const projectsArea: ApiArea = {
 
   "v1-list-all-projects": async (call) => {
     const rows = await call.services.projects.listForUser(call.user.id);
-    return ok(rows.filter((p) => p.status !== "GOING_DOWN").map((p) => projectWithDatabase(call.services, p)));
+    return ok(rows.filter((p) => p.status !== "GOING_DOWN" && grantReaches(call, p.organization_slug)).map((p) => projectWithDatabase(call.services, p)));
   },
 
   "v1-get-project": async (call) => ok(projectWithDatabase(call.services, await requireProject(call))),

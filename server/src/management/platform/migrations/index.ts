@@ -13,6 +13,10 @@ import networkBans from "./0303_network_bans";
 import databaseOptions from "./0304_database_options";
 import jitAccess from "./0305_jit_access";
 import backupRetention from "./0306_backup_retention";
+import oauth from "./0500_oauth";
+import upgrades from "./0501_upgrades";
+import domains from "./0502_domains";
+import serviceSettings from "./0503_service_settings";
 
 export interface Migration {
   version: number;
@@ -34,4 +38,8 @@ export const migrations: Migration[] = [
   secrets,
   functions,
   branches,
+  oauth,
+  upgrades,
+  domains,
+  serviceSettings,
 ];

@@ -1,0 +1,38 @@
+// Routes (Management API): read replicas and database webhooks, which need what a project server
+// may not have. A standby replicates a whole PostgreSQL server, not one project's database, and
+// projects share servers, so a per-project replica cannot be set up here: the answer says so.
+// Database webhooks need the pg_net extension; it is created when the server offers it.
+import { ApiError } from "../http/apiError";
+import { requireProject, withProjectDatabase } from "./access";
+import { ok, type ApiArea } from "./operation";
+
+const replicaRefusal =
+  "Read replicas are not available for a project here: a PostgreSQL standby replicates a whole server (every project on it), not one project's database. Set up a streaming standby of the project's server with its operator; the server then serves reads from it (--replica-urls).";
+
+export const replicasAndWebhooksArea: ApiArea = {
+  "v1-setup-a-read-replica": async (call) => {
+    await requireProject(call);
+    throw new ApiError(400, replicaRefusal);
+  },
+
+  "v1-remove-a-read-replica": async (call) => {
+    await requireProject(call);
+    const { database_identifier: id } = call.body as { database_identifier: string };
+    throw new ApiError(404, `No read replica ${id}: this project has none (${replicaRefusal})`);
+  },
+
+  "v1-enable-database-webhook": async (call) => {
+    const project = await requireProject(call);
+    if (project.status !== "ACTIVE_HEALTHY") throw new ApiError(400, "The project is not active: restore it first");
+    const installed = await withProjectDatabase(call, project, async (sql) => {
+      const available = await sql.one("select 1 from pg_available_extensions where name = 'pg_net'");
+      if (!available) return false;
+      await sql.rows("create extension if not exists pg_net");
+      return true;
+    });
+    if (!installed) {
+      throw new ApiError(400, "Database webhooks need the pg_net extension (HTTP requests from triggers), which is not installed on this project's PostgreSQL server; install it there (e.g. the postgresql-15-pg-net package) and call this again");
+    }
+    return ok(undefined, 201);
+  },
+};
