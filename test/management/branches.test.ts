@@ -136,6 +136,9 @@ describe("branches", () => {
     expect(versions.map((v) => v.version)).toEqual(["20250101000000", "20250202000000"]);
     const runs = await call("GET", `/v1/projects/${schemaBranch.project_ref}/actions`);
     expect(runs.body.length).toBe(4);
+    const counted = await call("HEAD", `/v1/projects/${schemaBranch.project_ref}/actions`);
+    expect(counted.status).toBe(200);
+    expect(counted.headers.get("x-total-count")).toBe("4");
   });
 
   it("refuses bad requests with clear errors", async () => {

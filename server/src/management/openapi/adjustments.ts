@@ -80,6 +80,15 @@ const closedSettingsBodies: Adjustment = (doc) => {
   }
 };
 
+/** A path that declares its own HEAD (a count in a header) lists it before its GET: routes are
+ * registered in that order, and Fastify derives a HEAD from a GET only when none exists yet. */
+const headBeforeGet: Adjustment = (doc) => {
+  for (const [path, item] of Object.entries(doc.paths)) {
+    const { head, ...rest } = item;
+    if (head !== undefined) doc.paths[path] = { head, ...rest };
+  }
+};
+
 export const adjustments: Adjustment[] = [
   dropNonStandardKeywords,
   createProjectBody,
@@ -90,4 +99,5 @@ export const adjustments: Adjustment[] = [
   branchConfigPort,
   cliLogsPath,
   closedSettingsBodies,
+  headBeforeGet,
 ];

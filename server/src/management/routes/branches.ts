@@ -176,6 +176,13 @@ export const branchesArea: ApiArea = {
     return ok(branch ? (await call.services.branches.runs(branch.id, offset, limit)).map(runShape) : []);
   },
 
+  "v1-count-action-runs": async (call) => {
+    const project = await requireProject(call);
+    const branch = await call.services.branches.byIdOrRef(project.ref);
+    const count = branch ? await call.services.branches.runCount(branch.id) : 0;
+    return { status: 200, body: undefined, headers: { "x-total-count": String(count) } };
+  },
+
   "v1-get-action-run": async (call) => {
     const project = await requireProject(call);
     const branch = await call.services.branches.byIdOrRef(project.ref);
