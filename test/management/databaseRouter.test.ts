@@ -78,6 +78,40 @@ describe("database router", () => {
     await expect(connectAs(`${other}_owner.${other}`)).rejects.toThrow(/no project/);
   });
 
+  it("describes itself as the PRIMARY pooler entry, without pooling or the password", async () => {
+    const answer = await api(platform.baseUrl, token, "GET", `/v1/projects/${ref}/config/database/pooler`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("x-pooler")).toMatch(/does not pool/);
+    const url = `postgresql://${ref}_owner.${ref}:[YOUR-PASSWORD]@127.0.0.1:${port}/postgres`;
+    expect(answer.body).toEqual([
+      {
+        identifier: ref,
+        database_type: "PRIMARY",
+        is_using_scram_auth: true,
+        db_user: `${ref}_owner.${ref}`,
+        db_host: "127.0.0.1",
+        db_port: port,
+        db_name: "postgres",
+        connection_string: url,
+        connectionString: url,
+        default_pool_size: null,
+        max_client_conn: null,
+        pool_mode: "session",
+      },
+    ]);
+    const client = new pg.Client({ connectionString: url.replace("[YOUR-PASSWORD]", "a-password-1") });
+    await client.connect();
+    try {
+      expect((await client.query("select current_database() as db")).rows).toEqual([{ db: ref }]);
+    } finally {
+      await client.end();
+    }
+    const patch = await api(platform.baseUrl, token, "PATCH", `/v1/projects/${ref}/config/database/pooler`, { default_pool_size: 10 });
+    expect(patch.status).toBe(400);
+    expect(patch.body.message).toMatch(/does not pool.*nothing was changed/);
+    expect((await api(platform.baseUrl, token, "GET", `/v1/projects/${ref}/config/database/pgbouncer`)).status).toBe(404);
+  });
+
   it("serves the supabase CLI's migration list through a <role>.<ref> URL", async () => {
     await api(platform.baseUrl, token, "POST", `/v1/projects/${ref}/database/migrations`, { query: "create table public.routed (id int primary key)", name: "routed" });
     const [made] = (await api(platform.baseUrl, token, "GET", `/v1/projects/${ref}/database/migrations`)).body as { version: string }[];

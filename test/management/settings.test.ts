@@ -289,7 +289,9 @@ describe("network bans", () => {
 
 describe("pooler and pgsodium", () => {
   it("says there is no pooler", async () => {
-    expect((await call("GET", `/v1/projects/${ref}/config/database/pooler`)).body).toEqual([]);
+    const pooler = await call("GET", `/v1/projects/${ref}/config/database/pooler`);
+    expect(pooler.body).toEqual([]);
+    expect(pooler.headers.get("x-pooler")).toMatch(/no database router run on this server/);
     const bouncer = await call("GET", `/v1/projects/${ref}/config/database/pgbouncer`);
     expect(bouncer.status).toBe(404);
     expect(bouncer.body.message).toMatch(/No connection pooler is configured/);

@@ -15,7 +15,8 @@ let ref: string;
 const call = (method: string, path: string, body?: unknown) => api(platform.baseUrl, token, method, path, body);
 
 beforeAll(async () => {
-  platform = await startPlatform();
+  // The router gives the projects their PRIMARY pooler entry, which `branches get` reads.
+  platform = await startPlatform({ databaseRouterPort: 0 });
   token = await platform.token("cli-project@example.com");
   const slug = (await call("POST", "/v1/organizations", { name: "CLI Project Org" })).body.slug;
   ref = (await call("POST", "/v1/projects", { name: "cli-services", organization_slug: slug, db_pass: "pw-cli-2", region: "us-east-1" })).body.ref;
@@ -86,14 +87,9 @@ describe("branches", () => {
     expect(listed.code, listed.stderr + listed.stdout).toBe(0);
     expect(listed.stdout).toContain("cli-branch");
 
-    // `branches get` needs the PRIMARY entry of the branch's pooler config, which exists only
-    // where a pooler is configured; without one the server answers no entries and the CLI stops.
-    const pooler = (await call("GET", `/v1/projects/${branch.project_ref}/config/database/pooler`)).body as { database_type: string }[];
-    if (pooler.some((entry) => entry.database_type === "PRIMARY")) {
-      const got = await cli.run("branches", "get", "cli-branch", `--remote=${ref}`, "--output-format", "json");
-      expect(got.code, got.stderr + got.stdout).toBe(0);
-      expect(got.stdout).toContain(branch.project_ref);
-    }
+    const got = await cli.run("branches", "get", "cli-branch", `--remote=${ref}`, "--output-format", "json");
+    expect(got.code, got.stderr + got.stdout).toBe(0);
+    expect(got.stdout).toContain(branch.project_ref);
 
     const deleted = await cli.run("branches", "delete", "cli-branch", `--remote=${ref}`, "--yes");
     expect(deleted.code, deleted.stderr + deleted.stdout).toBe(0);

@@ -53,12 +53,14 @@ export async function servePlatform(
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const routerPort = config.management.databaseRouterPort;
   const router = routerPort === undefined ? undefined : new DatabaseRouter(projectRoutes(services!.projects));
+  // The bound port (the configured one may be 0) is what the pooler config reports.
+  if (router) services!.databaseRouter = { host: config.host, port: await router.listen(routerPort!, config.host) };
   let closing: Promise<void> | undefined;
   return {
     fastify,
     baseUrl: `http://${host}:${address.port}`,
     services: services!,
-    ...(router ? { routerPort: await router.listen(routerPort!, config.host) } : {}),
+    ...(services!.databaseRouter ? { routerPort: services!.databaseRouter.port } : {}),
     close: () => (closing ??= Promise.all([fastify.close(), router?.close()]).then(() => undefined)),
   };
 }

@@ -31,6 +31,7 @@ import { ReadOnlyMode } from "./settings/readOnlyMode";
 import { NetworkBans } from "./settings/networkBans";
 import { RestrictionsStore } from "./settings/networkRestrictions";
 import { SettingsStore } from "./settings/settingsStore";
+import type { RouterAddress } from "./router/poolerEntry";
 
 export interface Services {
   config: ManagementConfig;
@@ -60,6 +61,8 @@ export interface Services {
   bans: NetworkBans;
   databaseOptions: DatabaseOptions;
   jit: JitAccess;
+  /** The database router's address once it listens (set by the server that runs it). */
+  databaseRouter?: RouterAddress;
   close(): Promise<void>;
 }
 

@@ -1,11 +1,12 @@
 // Routes (Management API): a project's data API settings (`postgrest`), database settings,
-// read-only mode, database password, temporary login roles, connection pooler (none here) and
-// pgsodium root key. The work is in ../settings; these only find the project.
+// read-only mode, database password, temporary login roles, connection pooler (the database
+// router when it runs, which does not pool) and pgsodium root key. The work is in ../settings; these only find the project.
 import format from "pg-format";
 import { ApiError } from "../http/apiError";
 import { databaseOf, serverKey } from "../platform/connectionUrl";
 import { withConnection } from "../platform/sql";
 import { scramVerifier } from "../provision/scramVerifier";
+import { noRouterNote, poolerEntry, routerNote } from "../router/poolerEntry";
 import { readPostgresConfig, updatePostgresConfig, type PostgresConfigTarget } from "../settings/postgresConfig";
 import { readPostgrestConfig, updatePostgrestConfig, type PostgrestChanges } from "../settings/postgrestConfig";
 import type { ProjectRecord } from "../store/projectStore";
@@ -50,13 +51,19 @@ const rootKeyPattern = /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/;
 
 export const projectSettingsArea: ApiArea = {
   "v1-get-pooler-config": async (call) => {
-    await requireProject(call);
-    return ok([]);
+    const project = await requireProject(call);
+    const router = call.services.databaseRouter;
+    if (!router) return { status: 200, body: [], headers: { "x-pooler": noRouterNote } };
+    const row = await withConnection(call.services.servers.get(project.server).adminUrl, (sql) =>
+      sql.one<{ scram: boolean }>("select coalesce(bool_or(rolpassword like 'SCRAM-SHA-256$%'), false) as scram from pg_authid where rolname = $1", [project.owner_role]),
+    );
+    return { status: 200, body: [poolerEntry(project, router, row!.scram)], headers: { "x-pooler": routerNote } };
   },
 
   "v1-update-pooler-config": async (call) => {
     await requireProject(call);
-    throw new ApiError(400, `${noPooler}; nothing was changed`);
+    const router = call.services.databaseRouter ? `; ${routerNote}` : "";
+    throw new ApiError(400, `${noPooler}${router}; nothing was changed`);
   },
 
   "v1-get-project-pgbouncer-config": async (call) => {
