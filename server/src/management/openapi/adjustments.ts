@@ -89,6 +89,42 @@ const headBeforeGet: Adjustment = (doc) => {
   }
 };
 
+/** Snippets: the document lists and reads them but has no way to save or delete one (the hosted
+ * dashboard saves them through its own API), so this server adds both. */
+const snippetWrites: Adjustment = (doc) => {
+  const list = doc.paths["/v1/snippets"]?.["get"] as { security?: unknown } | undefined;
+  const one = doc.paths["/v1/snippets/{id}"];
+  if (!list || !one) return;
+  doc.components.schemas["CreateSnippetBody"] = {
+    type: "object",
+    additionalProperties: false,
+    required: ["project_ref", "name", "sql"],
+    properties: {
+      project_ref: { type: "string", pattern: "^[a-z]{20}$" },
+      name: { type: "string", minLength: 1, maxLength: 256 },
+      description: { type: "string", nullable: true, maxLength: 10000 },
+      visibility: { type: "string", enum: ["user", "project", "org", "public"] },
+      favorite: { type: "boolean" },
+      sql: { type: "string", minLength: 1, maxLength: 1000000 },
+    },
+  };
+  const common = { tags: ["Database"], security: list.security, "x-oauth-scope": "database:write" };
+  doc.paths["/v1/snippets"]!["post"] = {
+    ...common,
+    operationId: "v1-create-a-snippet",
+    summary: "Saves an SQL snippet of the logged in user (an addition of this server)",
+    requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/CreateSnippetBody" } } } },
+    responses: { "201": { description: "", content: { "application/json": { schema: { $ref: "#/components/schemas/SnippetResponse" } } } } },
+  };
+  one["delete"] = {
+    ...common,
+    operationId: "v1-delete-a-snippet",
+    summary: "Deletes an SQL snippet of the logged in user (an addition of this server)",
+    parameters: (one["get"] as { parameters?: unknown }).parameters,
+    responses: { "200": { description: "" } },
+  };
+};
+
 export const adjustments: Adjustment[] = [
   dropNonStandardKeywords,
   createProjectBody,
@@ -99,5 +135,6 @@ export const adjustments: Adjustment[] = [
   branchConfigPort,
   cliLogsPath,
   closedSettingsBodies,
+  snippetWrites,
   headBeforeGet,
 ];

@@ -28,6 +28,7 @@ import { upgradeArea } from "./upgrade";
 import { domainsArea } from "./domains";
 import { replicasAndWebhooksArea } from "./replicasAndWebhooks";
 import { serviceSettingsArea } from "./serviceSettings";
+import { snippetsArea } from "./snippets";
 
 export const apiAreas: ApiArea[] = [
   organizationsArea,
@@ -58,6 +59,7 @@ export const apiAreas: ApiArea[] = [
   domainsArea,
   replicasAndWebhooksArea,
   serviceSettingsArea,
+  snippetsArea,
 ];
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {

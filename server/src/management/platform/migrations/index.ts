@@ -17,6 +17,7 @@ import oauth from "./0500_oauth";
 import upgrades from "./0501_upgrades";
 import domains from "./0502_domains";
 import serviceSettings from "./0503_service_settings";
+import snippets from "./0600_snippets";
 
 export interface Migration {
   version: number;
@@ -42,4 +43,5 @@ export const migrations: Migration[] = [
   upgrades,
   domains,
   serviceSettings,
+  snippets,
 ];
