@@ -125,6 +125,21 @@ const snippetWrites: Adjustment = (doc) => {
   };
 };
 
+/** Disk schemas: `exclusiveMinimum: true` (OpenAPI 3.0's boolean form, which the serializer's
+ * JSON Schema draft rejects) is on integers only, so it becomes the next integer as the minimum. */
+const diskExclusiveMinimum: Adjustment = (doc) => {
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== "object") return;
+    const schema = node as Record<string, unknown>;
+    if (schema.exclusiveMinimum === true && schema.type === "integer") {
+      delete schema.exclusiveMinimum;
+      schema.minimum = Number(schema.minimum ?? 0) + 1;
+    }
+    Object.values(schema).forEach(visit);
+  };
+  for (const name of ["DiskResponse", "DiskRequestBody", "DiskAutoscaleConfig"]) visit(doc.components.schemas[name]);
+};
+
 export const adjustments: Adjustment[] = [
   dropNonStandardKeywords,
   createProjectBody,
@@ -136,5 +151,6 @@ export const adjustments: Adjustment[] = [
   cliLogsPath,
   closedSettingsBodies,
   snippetWrites,
+  diskExclusiveMinimum,
   headBeforeGet,
 ];

@@ -29,6 +29,8 @@ import { domainsArea } from "./domains";
 import { replicasAndWebhooksArea } from "./replicasAndWebhooks";
 import { serviceSettingsArea } from "./serviceSettings";
 import { snippetsArea } from "./snippets";
+import { billingAddonsArea } from "./billingAddons";
+import { projectDiskArea } from "./projectDisk";
 
 export const apiAreas: ApiArea[] = [
   organizationsArea,
@@ -60,6 +62,8 @@ export const apiAreas: ApiArea[] = [
   replicasAndWebhooksArea,
   serviceSettingsArea,
   snippetsArea,
+  billingAddonsArea,
+  projectDiskArea,
 ];
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {

@@ -1,0 +1,73 @@
+// Billing add-ons, disk, claim tokens and the data API's description over HTTP: selections and
+// attributes validated and stored (nothing billed or resized), the disk's used space measured
+// from the project database, bad input refused with the reason and nothing stored.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, startPlatform, type TestPlatform } from "./support";
+
+let platform: TestPlatform;
+let token: string;
+let ref: string;
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  token = await platform.token("resources@example.com");
+  const org = await api(platform.baseUrl, token, "POST", "/v1/organizations", { name: "Resources" });
+  ref = (await api(platform.baseUrl, token, "POST", "/v1/projects", { name: "res", organization_slug: org.body.slug, region: "us-east-1", db_pass: "res-password" })).body.ref;
+});
+afterAll(async () => {
+  await api(platform.baseUrl, token, "DELETE", `/v1/projects/${ref}`);
+  await platform.close();
+});
+
+const call = (method: string, path: string, body?: unknown) => api(platform.baseUrl, token, method, `/v1/projects/${ref}${path}`, body);
+const expectRefused = async (method: string, path: string, body: unknown, reason: string) => {
+  const answer = await call(method, path, body);
+  expect(answer.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(400);
+  expect(answer.body.message).toContain(reason);
+};
+
+describe("billing add-ons", () => {
+  it("lists the catalogue, stores selections and removes them, billing nothing", async () => {
+    const first = (await call("GET", "/billing/addons")).body;
+    expect(first.selected_addons).toEqual([expect.objectContaining({ type: "compute_instance", variant: expect.objectContaining({ id: "ci_micro" }) })]);
+    expect(first.available_addons.map((a: { type: string }) => a.type)).toEqual(["compute_instance", "custom_domain", "pitr", "ipv4"]);
+    expect(first.available_addons[2].variants[0].price).toMatchObject({ amount: 0, description: expect.stringContaining("Not billed") });
+
+    expect((await call("PATCH", "/billing/addons", { addon_type: "pitr", addon_variant: "pitr_14" })).status).toBe(200);
+    expect((await call("PATCH", "/billing/addons", { addon_type: "compute_instance", addon_variant: "ci_large" })).status).toBe(200);
+    await expectRefused("PATCH", "/billing/addons", { addon_type: "ipv4", addon_variant: "pitr_7" }, "is a pitr add-on, not ipv4");
+    await expectRefused("PATCH", "/billing/addons", { addon_type: "log_drain", addon_variant: "ipv4_default" }, "cannot be selected");
+    expect((await call("PATCH", "/billing/addons", { addon_type: "pitr", addon_variant: "pitr_99" })).status).toBe(400);
+    await expectRefused("DELETE", "/billing/addons/ipv4_default", undefined, "not selected");
+    const selected = (await call("GET", "/billing/addons")).body.selected_addons.map((a: { variant: { id: string } }) => a.variant.id);
+    expect(selected.sort()).toEqual(["ci_large", "pitr_14"]);
+
+    expect((await call("DELETE", "/billing/addons/pitr_14")).status).toBe(200);
+    expect((await call("DELETE", "/billing/addons/ci_large")).status).toBe(200);
+    expect((await call("GET", "/billing/addons")).body.selected_addons.map((a: { variant: { id: string } }) => a.variant.id)).toEqual(["ci_micro"]);
+  });
+});
+
+describe("disk", () => {
+  it("measures the database, records grown attributes and refuses shrinking or out-of-range ones", async () => {
+    expect((await call("GET", "/config/disk")).body).toEqual({ attributes: { type: "gp3", size_gb: 8, iops: 3000, throughput_mibps: 125 } });
+    const util = (await call("GET", "/config/disk/util")).body.metrics;
+    const measured = (await call("POST", "/database/query", { query: "select pg_database_size(current_database())::text as bytes" })).body;
+    expect(util.fs_used_bytes).toBeGreaterThan(1_000_000);
+    expect(Math.abs(util.fs_used_bytes - Number(measured[0].bytes))).toBeLessThan(1_000_000);
+    expect(util.fs_size_bytes).toBe(8 * 1024 ** 3);
+    expect(util.fs_avail_bytes).toBe(util.fs_size_bytes - util.fs_used_bytes);
+
+    expect((await call("POST", "/config/disk", { attributes: { type: "gp3", size_gb: 20, iops: 4000, throughput_mibps: 200 } })).status).toBe(201);
+    await expectRefused("POST", "/config/disk", { attributes: { type: "gp3", size_gb: 10, iops: 4000 } }, "only grows");
+    await expectRefused("POST", "/config/disk", { attributes: { type: "gp3", size_gb: 30, iops: 20000 } }, "3000 to 16000 iops");
+    await expectRefused("POST", "/config/disk", { attributes: { type: "io2", size_gb: 30, iops: 50000 } }, "1000 iops per GB");
+    expect((await call("POST", "/config/disk", { attributes: { type: "gp3", size_gb: 0, iops: 3000 } })).status).toBe(400);
+    expect((await call("POST", "/config/disk", { attributes: { type: "ssd", size_gb: 30, iops: 3000 } })).status).toBe(400);
+    const disk = (await call("GET", "/config/disk")).body;
+    expect(disk.attributes).toEqual({ type: "gp3", size_gb: 20, iops: 4000, throughput_mibps: 200 });
+    expect(disk.last_modified_at).toMatch(/^\d{4}-/);
+    expect((await call("GET", "/config/disk/util")).body.metrics.fs_size_bytes).toBe(20 * 1024 ** 3);
+    expect((await call("GET", "/config/disk/autoscale")).body).toEqual({ growth_percent: null, min_increment_gb: null, max_size_gb: null });
+  });
+});
