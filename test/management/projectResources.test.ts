@@ -2,7 +2,7 @@
 // attributes validated and stored (nothing billed or resized), the disk's used space measured
 // from the project database, bad input refused with the reason and nothing stored.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, startPlatform, type TestPlatform } from "./support";
+import { adminQuery, api, startPlatform, type TestPlatform } from "./support";
 
 let platform: TestPlatform;
 let token: string;
@@ -69,5 +69,33 @@ describe("disk", () => {
     expect(disk.last_modified_at).toMatch(/^\d{4}-/);
     expect((await call("GET", "/config/disk/util")).body.metrics.fs_size_bytes).toBe(20 * 1024 ** 3);
     expect((await call("GET", "/config/disk/autoscale")).body).toEqual({ growth_percent: null, min_increment_gb: null, max_size_gb: null });
+  });
+});
+
+describe("claim token", () => {
+  it("is created once, read without its secret, refused twice, revoked, and gone when expired", async () => {
+    expect((await call("GET", "/claim-token")).status).toBe(404);
+    expect((await call("DELETE", "/claim-token")).status).toBe(404);
+    const made = await call("POST", "/claim-token");
+    expect(made.status).toBe(200);
+    expect(made.body.token).toMatch(/^cl_[0-9a-f]{48}$/);
+    expect(made.body.expires_at > made.body.created_at).toBe(true);
+    const read = (await call("GET", "/claim-token")).body;
+    expect(read).toEqual({ token_alias: made.body.token_alias, created_at: made.body.created_at, expires_at: made.body.expires_at, created_by: made.body.created_by });
+    expect(JSON.stringify(read)).not.toContain(made.body.token);
+    const again = await call("POST", "/claim-token");
+    expect(again.status).toBe(409);
+    expect(again.body.message).toContain("revoke it");
+    expect((await call("DELETE", "/claim-token")).status).toBe(204);
+    expect((await call("GET", "/claim-token")).status).toBe(404);
+
+    // An expired token counts as none: a new one replaces it.
+    const first = (await call("POST", "/claim-token")).body;
+    await adminQuery(platform.platformUrl, "update platform.claim_tokens set expires_at = now() - interval '1 second'");
+    expect((await call("GET", "/claim-token")).status).toBe(404);
+    const second = await call("POST", "/claim-token");
+    expect(second.status).toBe(200);
+    expect(second.body.token).not.toBe(first.token);
+    expect((await call("DELETE", "/claim-token")).status).toBe(204);
   });
 });

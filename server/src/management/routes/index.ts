@@ -31,6 +31,7 @@ import { serviceSettingsArea } from "./serviceSettings";
 import { snippetsArea } from "./snippets";
 import { billingAddonsArea } from "./billingAddons";
 import { projectDiskArea } from "./projectDisk";
+import { claimTokenArea } from "./claimToken";
 
 export const apiAreas: ApiArea[] = [
   organizationsArea,
@@ -64,6 +65,7 @@ export const apiAreas: ApiArea[] = [
   snippetsArea,
   billingAddonsArea,
   projectDiskArea,
+  claimTokenArea,
 ];
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {

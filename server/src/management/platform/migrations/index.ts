@@ -18,6 +18,7 @@ import upgrades from "./0501_upgrades";
 import domains from "./0502_domains";
 import serviceSettings from "./0503_service_settings";
 import snippets from "./0600_snippets";
+import claimTokens from "./0601_claim_tokens";
 
 export interface Migration {
   version: number;
@@ -44,4 +45,5 @@ export const migrations: Migration[] = [
   domains,
   serviceSettings,
   snippets,
+  claimTokens,
 ];
