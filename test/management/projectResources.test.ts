@@ -99,3 +99,34 @@ describe("claim token", () => {
     expect((await call("DELETE", "/claim-token")).status).toBe(204);
   });
 });
+
+describe("database openapi", () => {
+  it("describes the schema's tables from the catalog and the GraphQL endpoint, saying there is no PostgREST", async () => {
+    const made = await call("POST", "/database/query", {
+      query: "create schema shop; create table shop.item (id bigint generated always as identity primary key, title text not null, price numeric, tags text[], meta jsonb); comment on table shop.item is 'things for sale'",
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const doc = (await call("GET", "/database/openapi?schema=shop")).body;
+    expect(doc.swagger).toBe("2.0");
+    expect(doc.info.description).toContain("No PostgREST");
+    expect(Object.keys(doc.paths)).toEqual(["/graphql/v1"]);
+    expect(doc.definitions).toEqual({
+      item: {
+        type: "object",
+        description: "things for sale",
+        required: ["title"],
+        properties: {
+          id: { type: "number", format: "bigint" },
+          title: { type: "string", format: "text" },
+          price: { type: "number", format: "numeric" },
+          tags: { type: "array", format: "text[]" },
+          meta: { format: "jsonb" },
+        },
+      },
+    });
+    expect((await call("GET", "/database/openapi")).body.definitions).toEqual({});
+    const missing = await call("GET", "/database/openapi?schema=nope");
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toContain('no schema "nope"');
+  });
+});

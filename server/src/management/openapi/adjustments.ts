@@ -140,6 +140,14 @@ const diskExclusiveMinimum: Adjustment = (doc) => {
   for (const name of ["DiskResponse", "DiskRequestBody", "DiskAutoscaleConfig"]) visit(doc.components.schemas[name]);
 };
 
+/** The data API's description is a whole document of its own: its declared `type: object` with
+ * no properties would serialize as `{}`, so every property passes. */
+const openDatabaseOpenapi: Adjustment = (doc) => {
+  const get = doc.paths["/v1/projects/{ref}/database/openapi"]?.["get"] as { responses?: Record<string, { content?: Record<string, { schema?: object }> }> } | undefined;
+  const media = get?.responses?.["200"]?.content?.["application/json"];
+  if (media) media.schema = { type: "object", additionalProperties: true };
+};
+
 export const adjustments: Adjustment[] = [
   dropNonStandardKeywords,
   createProjectBody,
@@ -152,5 +160,6 @@ export const adjustments: Adjustment[] = [
   closedSettingsBodies,
   snippetWrites,
   diskExclusiveMinimum,
+  openDatabaseOpenapi,
   headBeforeGet,
 ];

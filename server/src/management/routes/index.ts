@@ -32,6 +32,7 @@ import { snippetsArea } from "./snippets";
 import { billingAddonsArea } from "./billingAddons";
 import { projectDiskArea } from "./projectDisk";
 import { claimTokenArea } from "./claimToken";
+import { databaseOpenapiArea } from "./databaseOpenapi";
 
 export const apiAreas: ApiArea[] = [
   organizationsArea,
@@ -66,6 +67,7 @@ export const apiAreas: ApiArea[] = [
   billingAddonsArea,
   projectDiskArea,
   claimTokenArea,
+  databaseOpenapiArea,
 ];
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {
