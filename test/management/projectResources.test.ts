@@ -1,8 +1,12 @@
 // Billing add-ons, disk, claim tokens and the data API's description over HTTP: selections and
 // attributes validated and stored (nothing billed or resized), the disk's used space measured
-// from the project database, bad input refused with the reason and nothing stored.
+// from the project database, bad input refused with the reason and nothing stored; the v2
+// configuration view that the real CLI's `config push` reads, and `backups list`.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { adminQuery, api, startPlatform, type TestPlatform } from "./support";
+import { supabaseCli } from "./supabaseCliRunner";
 
 let platform: TestPlatform;
 let token: string;
@@ -128,5 +132,42 @@ describe("database openapi", () => {
     const missing = await call("GET", "/database/openapi?schema=nope");
     expect(missing.status).toBe(400);
     expect(missing.body.message).toContain('no schema "nope"');
+  });
+});
+
+describe("the v2 configuration view", () => {
+  it("shows the /v1 documents in one, and the real CLI's config push reads it and writes through /v1", async () => {
+    const view = (await api(platform.baseUrl, token, "GET", `/v2/projects/${ref}/config`)).body.data;
+    expect(view).toMatchObject({ type: "project_config", id: ref });
+    expect(view.attributes.database.major_version).toBe(15);
+    expect(view.attributes.api.db_schema).toBe((await call("GET", "/postgrest")).body.db_schema);
+    expect(view.attributes.auth.site_url).toBe((await call("GET", "/config/auth")).body.site_url);
+    expect(view.attributes.pooler.pool_mode).toBe("none");
+    expect(view.attributes.storage.file_size_limit).toBe((await call("GET", "/config/storage")).body.fileSizeLimit);
+    expect((await api(platform.baseUrl, token, "GET", "/v2/projects/zzzzzzzzzzzzzzzzzzzz/config")).status).toBe(403);
+
+    const cli = supabaseCli(platform.baseUrl, token);
+    try {
+      expect((await cli.run("init")).code).toBe(0);
+      const tomlPath = join(cli.home, "supabase", "config.toml");
+      const toml = readFileSync(tomlPath, "utf8");
+      // A schema the database lacks is refused by the Data API settings, with nothing changed.
+      const refused = await cli.run("config", "push", `--remote=${ref}`, "--yes");
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain("No schema");
+      expect((await call("GET", "/postgrest")).body.max_rows).toBe(view.attributes.api.max_rows);
+
+      writeFileSync(tomlPath, toml.replace(/^schemas = .*$/m, 'schemas = ["public"]').replace(/^extra_search_path = .*$/m, 'extra_search_path = ["public"]').replace(/^max_rows = .*$/m, "max_rows = 321"));
+      const pushed = await cli.run("config", "push", `--remote=${ref}`, "--yes");
+      expect(pushed.code, pushed.stderr + pushed.stdout).toBe(0);
+      expect((await call("GET", "/postgrest")).body.max_rows).toBe(321);
+      expect((await api(platform.baseUrl, token, "GET", `/v2/projects/${ref}/config`)).body.data.attributes.api.max_rows).toBe(321);
+
+      const backups = await cli.run("backups", "list", `--remote=${ref}`);
+      expect(backups.code, backups.stderr + backups.stdout).toBe(0);
+      expect(backups.stdout).toContain("WALG");
+    } finally {
+      cli.close();
+    }
   });
 });

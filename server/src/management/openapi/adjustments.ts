@@ -1,5 +1,6 @@
 // OpenAPI stage: where this server's contract differs from the published document, each
 // difference is one function that edits the loaded document (never the file).
+import { newerFields } from "../auth/authNewerFields";
 import type { OpenApiDocument } from "./managementDocument";
 
 type Adjustment = (doc: OpenApiDocument) => void;
@@ -70,6 +71,22 @@ const branchConfigPort: Adjustment = (doc) => {
 const cliLogsPath: Adjustment = (doc) => {
   const all = doc.paths["/v1/projects/{ref}/analytics/endpoints/logs.all"]?.["get"];
   if (all) doc.paths["/v1/projects/{ref}/analytics/endpoints/logs"] = { get: { ...all } };
+};
+
+/** PostgREST settings answers: newer clients (the CLI's `config push`) require the pool timings,
+ * which the document does not list yet. */
+const postgrestPoolTimings: Adjustment = (doc) => {
+  for (const name of ["V1PostgrestConfigResponse", "PostgrestConfigWithJWTSecretResponse"]) {
+    const schema = doc.components.schemas[name];
+    if (!schema) continue;
+    for (const key of ["db_pool_acquisition_timeout", "db_pool_max_lifetime", "db_pool_max_idletime"]) schema.properties[key] = { type: "integer" };
+  }
+};
+
+/** Auth configuration answers: the fields newer clients require (the CLI's `config push`). */
+const authNewerFields: Adjustment = (doc) => {
+  const schema = doc.components.schemas["AuthConfigResponse"];
+  if (schema) for (const [name, value] of Object.entries(newerFields)) schema.properties[name] = { type: typeof value };
 };
 
 /** Settings bodies: an unknown (misspelt) setting is refused rather than silently ignored. */
@@ -148,6 +165,24 @@ const openDatabaseOpenapi: Adjustment = (doc) => {
   if (media) media.schema = { type: "object", additionalProperties: true };
 };
 
+/** The CLI's `config push` reads `/v2/projects/{ref}/config`, newer than the document: one
+ * operation whose answer is a whole configuration document (its shape is the CLI's). */
+const projectConfigV2: Adjustment = (doc) => {
+  const get = doc.paths["/v1/projects/{ref}/config/auth"]?.["get"] as { parameters?: unknown; security?: unknown } | undefined;
+  if (!get) return;
+  doc.paths["/v2/projects/{ref}/config"] = {
+    get: {
+      operationId: "v2-get-project-config",
+      summary: "The project's database, pooler, Auth, Data API, Realtime and Storage configuration",
+      tags: ["Projects"],
+      parameters: get.parameters,
+      security: get.security,
+      "x-oauth-scope": "database:read",
+      responses: { "200": { description: "", content: { "application/json": { schema: { type: "object", additionalProperties: true } } } } },
+    },
+  };
+};
+
 export const adjustments: Adjustment[] = [
   dropNonStandardKeywords,
   createProjectBody,
@@ -158,8 +193,11 @@ export const adjustments: Adjustment[] = [
   branchConfigPort,
   cliLogsPath,
   closedSettingsBodies,
+  postgrestPoolTimings,
+  authNewerFields,
   snippetWrites,
   diskExclusiveMinimum,
   openDatabaseOpenapi,
+  projectConfigV2,
   headBeforeGet,
 ];

@@ -33,6 +33,7 @@ import { billingAddonsArea } from "./billingAddons";
 import { projectDiskArea } from "./projectDisk";
 import { claimTokenArea } from "./claimToken";
 import { databaseOpenapiArea } from "./databaseOpenapi";
+import { projectConfigV2Area } from "./projectConfigV2";
 
 export const apiAreas: ApiArea[] = [
   organizationsArea,
@@ -68,6 +69,7 @@ export const apiAreas: ApiArea[] = [
   projectDiskArea,
   claimTokenArea,
   databaseOpenapiArea,
+  projectConfigV2Area,
 ];
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {
