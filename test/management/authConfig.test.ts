@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishedDocument } from "../../server/src/management/openapi/managementDocument";
 import { api, startPlatform, type TestPlatform } from "./support";
+import { newerFields } from "../../server/src/management/auth/authNewerFields";
 
 let platform: TestPlatform;
 let token: string;
@@ -48,7 +49,7 @@ function valueFor(name: string, field: FieldSchema, defaults: Record<string, unk
 
 describe("auth configuration", () => {
   const schemas = publishedDocument().components.schemas;
-  const responseFields = Object.keys(schemas["AuthConfigResponse"].properties);
+  const responseFields = [...Object.keys(schemas["AuthConfigResponse"].properties), ...Object.keys(newerFields)];
   const updateFields = schemas["UpdateAuthConfigBody"].properties as Record<string, FieldSchema>;
 
   it("reads every field of the document", async () => {

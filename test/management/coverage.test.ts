@@ -28,7 +28,9 @@ function concretePath(path: string): string {
 
 describe("the published document", () => {
   it("answers every implemented operation, and only those are missing", async () => {
-    const implemented = new Set([...allHandlers().keys(), ...oauthOperations]);
+    const published = new Set(Object.values(publishedDocument().paths).flatMap((item) => Object.values(item).map((o) => o.operationId!)));
+    // Operations this server adds to the document are not walked here.
+    const implemented = new Set([...allHandlers().keys(), ...oauthOperations].filter((id) => published.has(id)));
     const missing: string[] = [];
     const broken: string[] = [];
     for (const [path, item] of Object.entries(publishedDocument().paths)) {

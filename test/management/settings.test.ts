@@ -10,6 +10,9 @@ import { sweep } from "../../server/src/management/settings/sweep";
 import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, type TestPlatform } from "./support";
 import { makeProject, seed, settingsContext, type SettingsContext } from "./settingsSupport";
 
+// PostgREST's pool timings, reported (not settable) for newer clients.
+const poolTimings = { db_pool_acquisition_timeout: 10, db_pool_max_lifetime: 1800, db_pool_max_idletime: 30 };
+
 let ctx: SettingsContext;
 let platform: TestPlatform;
 let token: string;
@@ -34,7 +37,7 @@ describe("data API settings (postgrest)", () => {
   it("answers the defaults with the JWT secret, and without it after a change", async () => {
     const got = await call("GET", `/v1/projects/${ref}/postgrest`);
     expect(got.status).toBe(200);
-    expect(got.body).toEqual({ db_schema: "public", max_rows: 30, db_extra_search_path: "", db_pool: null, jwt_secret: expect.any(String) });
+    expect(got.body).toEqual({ db_schema: "public", max_rows: 30, db_extra_search_path: "", db_pool: null, ...poolTimings, jwt_secret: expect.any(String) });
   });
 
   it("caps GraphQL pages at max_rows at once, keeping the schema's own comment", async () => {
@@ -42,7 +45,7 @@ describe("data API settings (postgrest)", () => {
     expect(await itemCount()).toBe(5);
     const patched = await call("PATCH", `/v1/projects/${ref}/postgrest`, { max_rows: 2 });
     expect(patched.status).toBe(200);
-    expect(patched.body).toEqual({ db_schema: "public", max_rows: 2, db_extra_search_path: "", db_pool: null });
+    expect(patched.body).toEqual({ db_schema: "public", max_rows: 2, db_extra_search_path: "", db_pool: null, ...poolTimings });
     expect(await itemCount()).toBe(2);
     const [comment] = await adminQuery(projectUrl, "select obj_description('public'::regnamespace, 'pg_namespace') as c");
     expect(comment.c).toBe('shop data\n@graphql({"max_rows":2})');
@@ -52,7 +55,7 @@ describe("data API settings (postgrest)", () => {
 
   it("exposes the named schemas as the search path, and reopens the pool at its new size", async () => {
     const patched = await call("PATCH", `/v1/projects/${ref}/postgrest`, { db_schema: "api", db_extra_search_path: "public", db_pool: 3 });
-    expect(patched.body).toEqual({ db_schema: "api", max_rows: 1000, db_extra_search_path: "public", db_pool: 3 });
+    expect(patched.body).toEqual({ db_schema: "api", max_rows: 1000, db_extra_search_path: "public", db_pool: 3, ...poolTimings });
     const r = await graphql("{ gadgetCollection { edges { node { id } } } }");
     expect(r.body.data.gadgetCollection.edges).toEqual([{ node: { id: 1 } }]);
     const entry = await platform.running.services.pools.get(ref);

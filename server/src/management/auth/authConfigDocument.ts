@@ -4,6 +4,7 @@
 // where the schema allows it, else false, 0 or "").
 import { publishedDocument } from "../openapi/managementDocument";
 import type { AuthConfigFields } from "../store/authConfigStore";
+import { newerFields } from "./authNewerFields";
 
 const knownDefaults: AuthConfigFields = {
   site_url: "http://localhost:3000",
@@ -59,7 +60,7 @@ export function authConfigDefaults(): AuthConfigFields {
   if (defaults) return defaults;
   const schema = publishedDocument().components.schemas["AuthConfigResponse"] as { properties: Record<string, FieldSchema> };
   const fallback = (field: FieldSchema) => (field.nullable ? null : field.type === "boolean" ? false : field.type === "string" ? "" : 0);
-  defaults = Object.fromEntries(Object.entries(schema.properties).map(([name, field]) => [name, name in knownDefaults ? knownDefaults[name] : fallback(field)]));
+  defaults = { ...Object.fromEntries(Object.entries(schema.properties).map(([name, field]) => [name, name in knownDefaults ? knownDefaults[name] : fallback(field)])), ...newerFields };
   return defaults;
 }
 

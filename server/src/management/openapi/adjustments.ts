@@ -1,5 +1,6 @@
 // OpenAPI stage: where this server's contract differs from the published document, each
 // difference is one function that edits the loaded document (never the file).
+import { newerFields } from "../auth/authNewerFields";
 import type { OpenApiDocument } from "./managementDocument";
 
 type Adjustment = (doc: OpenApiDocument) => void;
@@ -72,6 +73,22 @@ const cliLogsPath: Adjustment = (doc) => {
   if (all) doc.paths["/v1/projects/{ref}/analytics/endpoints/logs"] = { get: { ...all } };
 };
 
+/** PostgREST settings answers: newer clients (the CLI's `config push`) require the pool timings,
+ * which the document does not list yet. */
+const postgrestPoolTimings: Adjustment = (doc) => {
+  for (const name of ["V1PostgrestConfigResponse", "PostgrestConfigWithJWTSecretResponse"]) {
+    const schema = doc.components.schemas[name];
+    if (!schema) continue;
+    for (const key of ["db_pool_acquisition_timeout", "db_pool_max_lifetime", "db_pool_max_idletime"]) schema.properties[key] = { type: "integer" };
+  }
+};
+
+/** Auth configuration answers: the fields newer clients require (the CLI's `config push`). */
+const authNewerFields: Adjustment = (doc) => {
+  const schema = doc.components.schemas["AuthConfigResponse"];
+  if (schema) for (const [name, value] of Object.entries(newerFields)) schema.properties[name] = { type: typeof value };
+};
+
 /** Settings bodies: an unknown (misspelt) setting is refused rather than silently ignored. */
 const closedSettingsBodies: Adjustment = (doc) => {
   for (const name of ["V1UpdatePostgrestConfigBody"]) {
@@ -89,6 +106,83 @@ const headBeforeGet: Adjustment = (doc) => {
   }
 };
 
+/** Snippets: the document lists and reads them but has no way to save or delete one (the hosted
+ * dashboard saves them through its own API), so this server adds both. */
+const snippetWrites: Adjustment = (doc) => {
+  const list = doc.paths["/v1/snippets"]?.["get"] as { security?: unknown } | undefined;
+  const one = doc.paths["/v1/snippets/{id}"];
+  if (!list || !one) return;
+  doc.components.schemas["CreateSnippetBody"] = {
+    type: "object",
+    additionalProperties: false,
+    required: ["project_ref", "name", "sql"],
+    properties: {
+      project_ref: { type: "string", pattern: "^[a-z]{20}$" },
+      name: { type: "string", minLength: 1, maxLength: 256 },
+      description: { type: "string", nullable: true, maxLength: 10000 },
+      visibility: { type: "string", enum: ["user", "project", "org", "public"] },
+      favorite: { type: "boolean" },
+      sql: { type: "string", minLength: 1, maxLength: 1000000 },
+    },
+  };
+  const common = { tags: ["Database"], security: list.security, "x-oauth-scope": "database:write" };
+  doc.paths["/v1/snippets"]!["post"] = {
+    ...common,
+    operationId: "v1-create-a-snippet",
+    summary: "Saves an SQL snippet of the logged in user (an addition of this server)",
+    requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/CreateSnippetBody" } } } },
+    responses: { "201": { description: "", content: { "application/json": { schema: { $ref: "#/components/schemas/SnippetResponse" } } } } },
+  };
+  one["delete"] = {
+    ...common,
+    operationId: "v1-delete-a-snippet",
+    summary: "Deletes an SQL snippet of the logged in user (an addition of this server)",
+    parameters: (one["get"] as { parameters?: unknown }).parameters,
+    responses: { "200": { description: "" } },
+  };
+};
+
+/** Disk schemas: `exclusiveMinimum: true` (OpenAPI 3.0's boolean form, which the serializer's
+ * JSON Schema draft rejects) is on integers only, so it becomes the next integer as the minimum. */
+const diskExclusiveMinimum: Adjustment = (doc) => {
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== "object") return;
+    const schema = node as Record<string, unknown>;
+    if (schema.exclusiveMinimum === true && schema.type === "integer") {
+      delete schema.exclusiveMinimum;
+      schema.minimum = Number(schema.minimum ?? 0) + 1;
+    }
+    Object.values(schema).forEach(visit);
+  };
+  for (const name of ["DiskResponse", "DiskRequestBody", "DiskAutoscaleConfig"]) visit(doc.components.schemas[name]);
+};
+
+/** The data API's description is a whole document of its own: its declared `type: object` with
+ * no properties would serialize as `{}`, so every property passes. */
+const openDatabaseOpenapi: Adjustment = (doc) => {
+  const get = doc.paths["/v1/projects/{ref}/database/openapi"]?.["get"] as { responses?: Record<string, { content?: Record<string, { schema?: object }> }> } | undefined;
+  const media = get?.responses?.["200"]?.content?.["application/json"];
+  if (media) media.schema = { type: "object", additionalProperties: true };
+};
+
+/** The CLI's `config push` reads `/v2/projects/{ref}/config`, newer than the document: one
+ * operation whose answer is a whole configuration document (its shape is the CLI's). */
+const projectConfigV2: Adjustment = (doc) => {
+  const get = doc.paths["/v1/projects/{ref}/config/auth"]?.["get"] as { parameters?: unknown; security?: unknown } | undefined;
+  if (!get) return;
+  doc.paths["/v2/projects/{ref}/config"] = {
+    get: {
+      operationId: "v2-get-project-config",
+      summary: "The project's database, pooler, Auth, Data API, Realtime and Storage configuration",
+      tags: ["Projects"],
+      parameters: get.parameters,
+      security: get.security,
+      "x-oauth-scope": "database:read",
+      responses: { "200": { description: "", content: { "application/json": { schema: { type: "object", additionalProperties: true } } } } },
+    },
+  };
+};
+
 export const adjustments: Adjustment[] = [
   dropNonStandardKeywords,
   createProjectBody,
@@ -99,5 +193,11 @@ export const adjustments: Adjustment[] = [
   branchConfigPort,
   cliLogsPath,
   closedSettingsBodies,
+  postgrestPoolTimings,
+  authNewerFields,
+  snippetWrites,
+  diskExclusiveMinimum,
+  openDatabaseOpenapi,
+  projectConfigV2,
   headBeforeGet,
 ];

@@ -19,6 +19,8 @@ export function publishedDocument(): OpenApiDocument {
 /** The document of the implemented operations; throws when a handler names no operation. */
 export function implementedDocument(operationIds: Set<string>): OpenApiDocument {
   const doc = publishedDocument();
+  // Adjusted first, so operations this server adds to the document count as known.
+  for (const adjust of adjustments) adjust(doc);
   const seen = new Set<string>();
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, operation] of Object.entries(item)) {
@@ -29,7 +31,6 @@ export function implementedDocument(operationIds: Set<string>): OpenApiDocument 
   }
   const unknown = [...operationIds].filter((id) => !seen.has(id));
   if (unknown.length > 0) throw new Error(`handlers for operations the document does not have: ${unknown.join(", ")}`);
-  for (const adjust of adjustments) adjust(doc);
   doc.info = { ...doc.info, title: "pg_graphql Management API", description: "The operations of the hosted Management API that this server implements." };
   return doc;
 }

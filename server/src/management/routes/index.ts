@@ -28,6 +28,12 @@ import { upgradeArea } from "./upgrade";
 import { domainsArea } from "./domains";
 import { replicasAndWebhooksArea } from "./replicasAndWebhooks";
 import { serviceSettingsArea } from "./serviceSettings";
+import { snippetsArea } from "./snippets";
+import { billingAddonsArea } from "./billingAddons";
+import { projectDiskArea } from "./projectDisk";
+import { claimTokenArea } from "./claimToken";
+import { databaseOpenapiArea } from "./databaseOpenapi";
+import { projectConfigV2Area } from "./projectConfigV2";
 
 export const apiAreas: ApiArea[] = [
   organizationsArea,
@@ -58,6 +64,12 @@ export const apiAreas: ApiArea[] = [
   domainsArea,
   replicasAndWebhooksArea,
   serviceSettingsArea,
+  snippetsArea,
+  billingAddonsArea,
+  projectDiskArea,
+  claimTokenArea,
+  databaseOpenapiArea,
+  projectConfigV2Area,
 ];
 
 export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {

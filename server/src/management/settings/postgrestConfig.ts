@@ -15,8 +15,15 @@ export interface PostgrestConfig {
   max_rows: number;
   db_extra_search_path: string;
   db_pool: number | null;
+  db_pool_acquisition_timeout: number;
+  db_pool_max_lifetime: number;
+  db_pool_max_idletime: number;
   jwt_secret?: string;
 }
+
+/** PostgREST's pool timings, which newer clients read: this server's pool is its own (see
+ * `db_pool`), so they are PostgREST's defaults, reported and not settable. */
+const poolTimings = { db_pool_acquisition_timeout: 10, db_pool_max_lifetime: 1800, db_pool_max_idletime: 30 };
 
 export interface PostgrestChanges {
   db_schema?: string;
@@ -50,6 +57,7 @@ export async function readPostgrestConfig(store: SettingsStore, project: Project
     max_rows: await onDatabase((sql) => maxRowsOf(sql, settings)),
     db_extra_search_path: schemaList(settings.db_extra_search_path).join(","),
     db_pool: settings.db_pool,
+    ...poolTimings,
     jwt_secret: project.jwt_secret,
   };
 }

@@ -3,7 +3,7 @@
 // one statement (jsonb concatenation per top-level key, nested objects replaced whole).
 import type { Sql } from "../platform/sql";
 
-export type ServiceSettingsKind = "realtime" | "storage";
+export type ServiceSettingsKind = "realtime" | "storage" | "addons" | "disk";
 
 export class ServiceSettingsStore {
   constructor(private readonly sql: Sql) {}
@@ -19,5 +19,10 @@ export class ServiceSettingsStore {
        on conflict (project_ref, kind) do update set document = service_settings.document || excluded.document, updated_at = now()`,
       [ref, kind, JSON.stringify(change)],
     );
+  }
+
+  /** Drops one top-level key of the stored document (the default answers for it again). */
+  async removeKey(ref: string, kind: ServiceSettingsKind, key: string): Promise<void> {
+    await this.sql.rows("update platform.service_settings set document = document - $3::text, updated_at = now() where project_ref = $1 and kind = $2", [ref, kind, key]);
   }
 }

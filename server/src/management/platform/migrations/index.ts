@@ -17,6 +17,8 @@ import oauth from "./0500_oauth";
 import upgrades from "./0501_upgrades";
 import domains from "./0502_domains";
 import serviceSettings from "./0503_service_settings";
+import snippets from "./0600_snippets";
+import claimTokens from "./0601_claim_tokens";
 
 export interface Migration {
   version: number;
@@ -42,4 +44,6 @@ export const migrations: Migration[] = [
   upgrades,
   domains,
   serviceSettings,
+  snippets,
+  claimTokens,
 ];
