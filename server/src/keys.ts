@@ -5,10 +5,6 @@ import { JwtVerifier, sharedSecretSource, type Verified } from "./jwtVerifier";
 export const apiRoles = ["anon", "authenticated", "service_role"] as const;
 export type ApiRole = (typeof apiRoles)[number];
 
-export function isApiRole(value: unknown): value is ApiRole {
-  return typeof value === "string" && (apiRoles as readonly string[]).includes(value);
-}
-
 const algorithm = "HS256";
 // API keys are long-lived and derived only from the secret, so a restart prints the same keys.
 const keyIssuedAt = 1_700_000_000;
