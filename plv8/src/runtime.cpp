@@ -15,6 +15,11 @@
 
 #include "plv8.h"
 
+// Exported by libnode's V8 but declared only in its internal headers.
+namespace v8::base {
+void SetPrintStackTrace(void (*print_stack_trace)());
+}
+
 extern "C" {
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
@@ -102,6 +107,16 @@ void WithSignalsBlocked(F f) {
 	pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
 
+// V8's own fatal checks (for example a FixedArray past its maximum length, which V8 10.2 treats
+// as fatal where later versions throw a RangeError) print their message and then trap, and a
+// trapped backend makes the postmaster restart every backend. V8 calls this hook after printing
+// and before trapping: a FATAL ends this connection only. It must not return.
+void FatalFromV8() {
+	ereport(FATAL, (errcode(ERRCODE_INTERNAL_ERROR),
+	                errmsg("JavaScript engine stopped on a fatal error"),
+	                errdetail("V8 printed the reason to the server log.")));
+}
+
 void InitV8() {
 	if (platform != nullptr) return;
 	// Garbage collection on the backend's own thread: helper threads would each grow a malloc
@@ -117,6 +132,7 @@ void InitV8() {
 		platform = p.release();  // lives as long as the backend
 		v8::V8::InitializePlatform(platform);
 		v8::V8::Initialize();
+		v8::base::SetPrintStackTrace(FatalFromV8);
 		std::thread(WatchdogMain).detach();
 	});
 }
