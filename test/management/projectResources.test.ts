@@ -104,6 +104,45 @@ describe("claim token", () => {
   });
 });
 
+describe("claiming a project", () => {
+  it("moves the project to the claiming organization once, with a preview first; refuses bad tokens and nothing moves", async () => {
+    const source = (await api(platform.baseUrl, token, "GET", "/v1/organizations")).body[0].slug;
+    const moving = (await api(platform.baseUrl, token, "POST", "/v1/projects", { name: "moving", organization_slug: source, region: "us-east-1", db_pass: "moving-password" })).body.ref;
+    const other = await platform.token("claimant@example.com");
+    const target = (await api(platform.baseUrl, other, "POST", "/v1/organizations", { name: "Claimant" })).body.slug;
+    const claimPath = (slug: string, t: string) => `/v1/organizations/${slug}/project-claim/${t}`;
+    const made = (await api(platform.baseUrl, token, "POST", `/v1/projects/${moving}/claim-token`)).body;
+
+    // Bad tokens and organizations the caller is not in: refused, nothing moves.
+    const unknown = await api(platform.baseUrl, other, "GET", claimPath(target, "cl_" + "0".repeat(48)));
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toContain("No live claim token");
+    expect((await api(platform.baseUrl, other, "POST", claimPath(source, made.token))).status).toBe(403);
+    const same = await api(platform.baseUrl, token, "POST", claimPath(source, made.token));
+    expect(same.status).toBe(400);
+    expect(same.body.message).toContain("already belongs");
+    expect((await api(platform.baseUrl, token, "GET", claimPath(source, made.token))).body.preview).toMatchObject({ valid: false, errors: [{ key: "already_in_organization" }] });
+    expect((await api(platform.baseUrl, other, "GET", `/v1/projects/${moving}`)).status).toBe(403);
+
+    const preview = await api(platform.baseUrl, other, "GET", claimPath(target, made.token));
+    expect(preview.status).toBe(200);
+    expect(preview.body).toMatchObject({
+      project: { ref: moving, name: "moving" },
+      preview: { valid: true, errors: [], source_subscription_plan: "free", target_subscription_plan: "free" },
+      expires_at: made.expires_at,
+      created_by: made.created_by,
+    });
+
+    expect((await api(platform.baseUrl, other, "POST", claimPath(target, made.token))).status).toBe(204);
+    expect((await api(platform.baseUrl, other, "GET", `/v1/projects/${moving}`)).body.organization_slug).toBe(target);
+    expect((await api(platform.baseUrl, token, "GET", `/v1/projects/${moving}`)).status).toBe(403);
+    // The token is spent.
+    expect((await api(platform.baseUrl, other, "POST", claimPath(target, made.token))).status).toBe(404);
+    expect((await api(platform.baseUrl, other, "GET", `/v1/projects/${moving}/claim-token`)).status).toBe(404);
+    expect((await api(platform.baseUrl, other, "DELETE", `/v1/projects/${moving}`)).status).toBe(200);
+  });
+});
+
 describe("database openapi", () => {
   it("describes the schema's tables from the catalog and the GraphQL endpoint, saying there is no PostgREST", async () => {
     const made = await call("POST", "/database/query", {

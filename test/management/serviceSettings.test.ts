@@ -31,6 +31,14 @@ describe("service settings", () => {
     expect((await call("GET", "/config/realtime")).body).toMatchObject({ max_concurrent_users: 500, private_only: true, max_joins_per_second: 100 });
   });
 
+  it("says there are no realtime connections to shut down, and changes nothing", async () => {
+    const before = (await call("GET", "/config/realtime")).body;
+    const answer = await call("POST", "/config/realtime/shutdown");
+    expect(answer.status).toBe(404);
+    expect(answer.body.message).toContain("no realtime connections");
+    expect((await call("GET", "/config/realtime")).body).toEqual(before);
+  });
+
   it("stores storage settings, merging partial feature changes", async () => {
     expect((await call("PATCH", "/config/storage", { fileSizeLimit: 1024, features: { s3Protocol: { enabled: true } } })).status).toBe(200);
     expect((await call("PATCH", "/config/storage", { features: { imageTransformation: { enabled: true } } })).status).toBe(200);

@@ -1,6 +1,5 @@
-// Routes (Management API): a project's claim token, with which another organization could take
-// the project over. The token's life is kept faithfully; claiming with it
-// (`/v1/organizations/{slug}/project-claim/{token}`) is not served yet, so a token moves nothing.
+// Routes (Management API): a project's claim token, with which another organization takes the
+// project over (`/v1/organizations/{slug}/project-claim/{token}`, in projectClaim.ts).
 import { ApiError } from "../http/apiError";
 import { ClaimTokenStore } from "../store/claimTokenStore";
 import { requireProject } from "./access";

@@ -32,6 +32,7 @@ import { snippetsArea } from "./snippets";
 import { billingAddonsArea } from "./billingAddons";
 import { projectDiskArea } from "./projectDisk";
 import { claimTokenArea } from "./claimToken";
+import { projectClaimArea } from "./projectClaim";
 import { databaseOpenapiArea } from "./databaseOpenapi";
 import { projectConfigV2Area } from "./projectConfigV2";
 
@@ -68,6 +69,7 @@ export const apiAreas: ApiArea[] = [
   billingAddonsArea,
   projectDiskArea,
   claimTokenArea,
+  projectClaimArea,
   databaseOpenapiArea,
   projectConfigV2Area,
 ];

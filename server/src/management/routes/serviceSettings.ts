@@ -46,6 +46,13 @@ export const serviceSettingsArea: ApiArea = {
     return ok(undefined, 204);
   },
 
+  // The document's 404 ("Tenant not found") is the hosted answer for a project without a
+  // Realtime tenant, which every project here is: nothing is shut down, and the answer says so.
+  "v1-shutdown-realtime": async (call) => {
+    await requireProject(call);
+    throw new ApiError(404, "Realtime is not a service this server runs: the project has no realtime connections to shut down");
+  },
+
   "v1-get-storage-config": async (call) => {
     const project = await requireProject(call);
     return ok(await new ServiceSettingsStore(call.services.platform).get(project.ref, "storage", storageDefaults));

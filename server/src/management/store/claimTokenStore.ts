@@ -1,7 +1,8 @@
 // Platform store: a project's claim token. No token → created (shown once, stored as its hash)
-// → revoked or expired (then no token again); a second one is refused while one is live.
+// → revoked, expired or used to move the project to another organization (then no token again);
+// a second one is refused while one is live.
 import { randomBytes } from "node:crypto";
-import type { Sql } from "../platform/sql";
+import type { Sql, SqlPool } from "../platform/sql";
 import { tokenHash } from "./accessToken";
 import { isoColumn } from "./isoColumn";
 
@@ -12,11 +13,48 @@ export interface ClaimToken {
   created_by: string;
 }
 
+/** A live token as its claimant sees it: the project it would move and where it is now. */
+export interface ClaimableProject extends ClaimToken {
+  ref: string;
+  name: string;
+  organization_slug: string;
+  source_plan: string;
+}
+
+export type ClaimOutcome = { kind: "moved" } | { kind: "unknown" } | { kind: "same_organization" };
+
 const lifetimeHours = 24;
 const columns = `token_alias, ${isoColumn("created_at")}, ${isoColumn("expires_at")}, created_by::text`;
+const claimable = `select ct.token_alias, ${isoColumn("ct.created_at", "created_at")}, ${isoColumn("ct.expires_at", "expires_at")},
+    ct.created_by::text, p.ref, p.name, p.organization_slug, o.plan as source_plan
+  from platform.claim_tokens ct
+  join platform.projects p on p.ref = ct.project_ref
+  join platform.organizations o on o.slug = p.organization_slug
+ where ct.token_hash = $1 and ct.expires_at > now() and p.status <> 'GOING_DOWN'`;
 
 export class ClaimTokenStore {
   constructor(private readonly sql: Sql) {}
+
+  /** The project a live token would move, if the token is live. */
+  async claimable(token: string): Promise<ClaimableProject | undefined> {
+    return this.sql.one<ClaimableProject>(claimable, [tokenHash(token)]);
+  }
+
+  /** Moves the token's project, with its branches, to `slug` and spends the token, atomically. */
+  static async claim(db: SqlPool, token: string, slug: string): Promise<ClaimOutcome> {
+    return db.transaction(async (tx) => {
+      const found = await tx.one<ClaimableProject>(`${claimable} for update of ct`, [tokenHash(token)]);
+      if (!found) return { kind: "unknown" };
+      if (found.organization_slug === slug) return { kind: "same_organization" };
+      await tx.rows(
+        `update platform.projects set organization_slug = $2, updated_at = now()
+          where ref = $1 or ref in (select branch_ref from platform.branches where parent_ref = $1)`,
+        [found.ref, slug],
+      );
+      await tx.rows("delete from platform.claim_tokens where project_ref = $1", [found.ref]);
+      return { kind: "moved" };
+    });
+  }
 
   /** The live (unexpired) token of a project, if any. */
   async get(ref: string): Promise<ClaimToken | undefined> {
