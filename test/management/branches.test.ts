@@ -162,6 +162,14 @@ describe("branches", () => {
     expect(restore.body.message).toBe("Branch schema-only is not scheduled for deletion: there is nothing to restore");
     expect((await call("DELETE", `/v1/branches/${schemaBranch.project_ref}?force=maybe`)).status).toBe(400);
     expect((await call("GET", `/v1/projects/${schemaBranch.project_ref}/actions`)).body.length).toBe(4);
+    const renamed = await call("PATCH", `/v1/branches/${schemaBranch.project_ref}`, { branch_name: "with-rows" });
+    expect(renamed.status).toBe(409);
+    expect(renamed.body.message).toBe("Branch with-rows already exists");
+    expect((await call("PATCH", `/v1/branches/${schemaBranch.project_ref}`, { status: "NOT_A_STATUS" })).status).toBe(400);
+    expect((await call("GET", `/v1/projects/${parent}/branches/schema-only`)).body).toMatchObject({ name: "schema-only", status: "MIGRATIONS_PASSED" });
+    const noRun = await call("GET", `/v1/projects/${schemaBranch.project_ref}/actions/00000000-0000-0000-0000-000000000000`);
+    expect(noRun.status).toBe(404);
+    expect(noRun.body.message).toBe("Action run 00000000-0000-0000-0000-000000000000 not found");
     const stranger = await platform.token("stranger@example.com");
     expect((await api(platform.baseUrl, stranger, "GET", `/v1/branches/${schemaBranch.project_ref}`)).status).toBe(403);
   });
@@ -296,6 +304,18 @@ describe("deletion with a grace period", () => {
 });
 
 describe("deleting the parent", () => {
+  it("disabling branching removes every branch with its database, leaving the parent", async () => {
+    const before = (await call("GET", `/v1/projects/${parent}/branches`)).body as { project_ref: string }[];
+    expect(before.length).toBeGreaterThan(0);
+    const stranger = await platform.token("disabler@example.com");
+    expect((await api(platform.baseUrl, stranger, "DELETE", `/v1/projects/${parent}/branches`)).status).toBe(403);
+    expect((await call("GET", `/v1/projects/${parent}/branches`)).body).toHaveLength(before.length);
+    expect((await call("DELETE", `/v1/projects/${parent}/branches`)).status).toBe(200);
+    expect((await call("GET", `/v1/projects/${parent}/branches`)).body).toEqual([]);
+    for (const b of before) expect(await tracesOf(clusterUrl(clusterInfo()), b.project_ref)).toEqual({ databases: [], roles: [] });
+    expect(await adminQuery(dbUrl(parent), "select count(*)::int as n from public.notes")).toEqual([{ n: 2 }]);
+  });
+
   it("removes its branches, and theirs, with their databases, roles, keys and records", async () => {
     const child = await branchOf("goes-with-parent", true);
     const grandchild = (await call("POST", `/v1/projects/${child.project_ref}/branches`, { branch_name: "nested", with_data: true })).body;

@@ -38,6 +38,16 @@ describe("secrets", () => {
 
     const rows = await adminQuery(platform.platformUrl, "select * from platform.project_secrets where name = 'OPENAI_API_KEY'");
     expect(JSON.stringify(rows)).not.toContain("sk-very-secret");
+    // Nowhere at rest: no row of any platform table, nor of the request logs, has the value in clear.
+    const tables = await adminQuery(platform.platformUrl, "select format('%I.%I', schemaname, tablename) as t from pg_tables where schemaname in ('platform', 'public')");
+    for (const { t } of tables) {
+      const [hit] = await adminQuery(platform.platformUrl, `select count(*)::int as n from ${t} x where x::text like '%sk-very-secret%'`);
+      expect(hit.n, t).toBe(0);
+    }
+    const logged = await call("GET", `/v1/projects/${ref}/analytics/endpoints/logs.all?sql=${encodeURIComponent("select event_message, metadata from edge_logs")}`);
+    expect(logged.status).toBe(200);
+    expect(JSON.stringify(logged.body.result)).toContain(`/v1/projects/${ref}/secrets`);
+    expect(JSON.stringify(logged.body)).not.toContain("sk-very-secret");
     expect(Buffer.from(rows[0].ciphertext).toString("utf8")).not.toContain("sk-very");
     const cipher = new SecretCipher(testSecretsKey);
     expect(cipher.open({ iv: rows[0].iv, ciphertext: rows[0].ciphertext, authTag: rows[0].auth_tag })).toBe("sk-very-secret");
