@@ -175,7 +175,7 @@ describe("branches", () => {
   });
 
   it("deletes a branch with its database and roles", async () => {
-    const r = await call("DELETE", `/v1/branches/${dataBranch.project_ref}`);
+    const r = await call("DELETE", `/v1/branches/${dataBranch.project_ref}?force=true`);
     expect(r.body).toEqual({ message: "ok" });
     expect(await tracesOf(clusterUrl(clusterInfo()), dataBranch.project_ref)).toEqual({ databases: [], roles: [] });
     expect((await call("GET", `/v1/projects/${parent}/branches`)).body.map((b: { name: string }) => b.name)).toEqual(["schema-only"]);
