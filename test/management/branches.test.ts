@@ -214,6 +214,10 @@ describe("push", () => {
     expect(await versionsOf(pusher.project_ref)).toEqual(["20250101000000", "20250202000000", "20250404000000", "20250505000000", "20250606000000"]);
     // The parent is not touched by a push.
     expect(await exists(parent, "public.own_table")).toBe(false);
+    // The branch's calls are in its own request logs.
+    const sql = encodeURIComponent("select metadata->'request'->>'path' as path, metadata->'response'->>'status_code' as status from edge_logs");
+    const logged = await call("GET", `/v1/projects/${pusher.project_ref}/analytics/endpoints/logs.all?sql=${sql}`);
+    expect(logged.body.result).toContainEqual({ path: `/v1/branches/${pusher.project_ref}/push`, status: "201" });
   });
 
   it("reports a push that fails on the branch as a dead run, changing nothing", async () => {
