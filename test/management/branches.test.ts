@@ -5,7 +5,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterInfo } from "../harness/db";
-import { sweep } from "../../server/src/management/settings/sweep";
+import { purgeDueBranches } from "../../server/src/management/branches/branchLifecycle";
 import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, tracesOf, type TestPlatform } from "./support";
 
 let platform: TestPlatform;
@@ -297,10 +297,10 @@ describe("deletion with a grace period", () => {
     clockOffset = 0;
     const swept = await branchOf("swept", false);
     expect((await call("DELETE", `/v1/branches/${swept.project_ref}?force=false`)).status).toBe(200);
-    await sweep(platform.running.services);
+    await purgeDueBranches(platform.running.services);
     expect((await tracesOf(clusterUrl(clusterInfo()), swept.project_ref)).databases).toEqual([swept.project_ref]);
     clockOffset = 61 * 60_000;
-    await sweep(platform.running.services);
+    await purgeDueBranches(platform.running.services);
     expect(await tracesOf(clusterUrl(clusterInfo()), swept.project_ref)).toEqual({ databases: [], roles: [] });
     const [row] = await adminQuery(platform.platformUrl, "select count(*)::int as n from platform.branches where branch_ref = $1", [swept.project_ref]);
     expect(row.n).toBe(0);

@@ -1,8 +1,8 @@
 // Branches stage: a branch's life after its create → removed with every branch made from it
 // (also when its parent goes), or its deletion scheduled after a grace period with the database
-// closed meanwhile, restored within it, and carried out once the grace period has ended.
+// closed meanwhile, restored within it, and carried out once the grace period has ended (on the
+// next request naming it, or by a periodic pass). Refusals are answered as outcomes.
 import type { FastifyBaseLogger } from "fastify";
-import { ApiError } from "../http/apiError";
 import type { Services } from "../services";
 import type { BranchRecord, PurgedBranch } from "../store/branchStore";
 import type { ProjectRecord } from "../store/projectStore";
@@ -17,21 +17,25 @@ export async function removeWithBranches(services: Services, ref: string): Promi
   return services.provisioner.remove(ref);
 }
 
+export type LifecycleOutcome = { kind: "done" } | { kind: "refused"; message: string };
+
 /** Schedules the branch's deletion; its database is closed until a restore or the removal. */
-export async function scheduleDeletion(services: Services, branch: BranchRecord, project: ProjectRecord): Promise<BranchRecord> {
+export async function scheduleDeletion(services: Services, branch: BranchRecord, project: ProjectRecord): Promise<LifecycleOutcome> {
   if (branch.deletion_scheduled_at !== null) {
-    throw new ApiError(400, `Branch ${branch.name} is already scheduled for deletion at ${branch.deletion_scheduled_at}: restore it, or delete it now with force=true`);
+    return { kind: "refused", message: `Branch ${branch.name} is already scheduled for deletion at ${branch.deletion_scheduled_at}: restore it, or delete it now with force=true` };
   }
   // A paused branch stays paused; an open one is closed now and opened again by a restore.
   const close = project.status === "ACTIVE_HEALTHY";
   if (close) await services.provisioner.pause(project.ref);
-  return services.branches.scheduleDeletion(branch.id, new Date(services.config.now() + deletionGraceMs), close);
+  await services.branches.scheduleDeletion(branch.id, new Date(services.config.now() + deletionGraceMs), close);
+  return { kind: "done" };
 }
 
-export async function restoreBranch(services: Services, branch: BranchRecord): Promise<void> {
-  if (branch.deletion_scheduled_at === null) throw new ApiError(400, `Branch ${branch.name} is not scheduled for deletion: there is nothing to restore`);
+export async function restoreBranch(services: Services, branch: BranchRecord): Promise<LifecycleOutcome> {
+  if (branch.deletion_scheduled_at === null) return { kind: "refused", message: `Branch ${branch.name} is not scheduled for deletion: there is nothing to restore` };
   if (branch.closed_for_deletion) await services.provisioner.restore(branch.branch_ref);
   await services.branches.cancelDeletion(branch.id);
+  return { kind: "done" };
 }
 
 /** Carries out the branch's scheduled deletion when its grace period has ended; true when it did. */
@@ -54,7 +58,17 @@ export async function purgeDueBranches(services: Services, log?: FastifyBaseLogg
   }
 }
 
-export function purgedError(purged: PurgedBranch): ApiError {
+/** Runs `purgeDueBranches` every `everyMs` until the returned function is called. */
+export function startBranchPurges(services: Services, log: FastifyBaseLogger, everyMs = 30_000): () => void {
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    running ??= purgeDueBranches(services, log).finally(() => (running = undefined));
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+export function purgedMessage(purged: PurgedBranch): string {
   const grace = `${deletionGraceMs / 60_000} minutes`;
-  return new ApiError(404, `Branch ${purged.name} (${purged.branch_ref}) was deleted for good at ${purged.purged_at}, when its grace period of ${grace} ended: it can no longer be restored`);
+  return `Branch ${purged.name} (${purged.branch_ref}) was deleted for good at ${purged.purged_at}, when its grace period of ${grace} ended: it can no longer be restored`;
 }

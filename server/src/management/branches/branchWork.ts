@@ -5,7 +5,6 @@
 import { randomBytes } from "node:crypto";
 import { createClient } from "@pgkit/client";
 import { run as migra } from "@pgkit/migra";
-import { ApiError } from "../http/apiError";
 import { withConnection } from "../platform/sql";
 import { createDatabaseDdl, dropDatabaseDdl, prepareDatabaseDdl, projectNames } from "../provision/projectDdl";
 import type { Services } from "../services";
@@ -40,13 +39,12 @@ async function missingMigrations(services: Services, from: ProjectRecord, to: Pr
   return source.filter((m) => !present.has(m.version) && (upTo === undefined || m.version <= upTo));
 }
 
-/** Refuses a `migration_version` that `source`'s history does not have, before anything runs. */
-export async function requireVersion(services: Services, source: ProjectRecord, version: string | undefined): Promise<void> {
-  if (version === undefined) return;
+/** Why a `migration_version` cannot be used (`source`'s history lacks it); undefined when it can. */
+export async function unknownVersion(services: Services, source: ProjectRecord, version: string | undefined): Promise<string | undefined> {
+  if (version === undefined) return undefined;
   const versions = (await onDatabase(services, source, migrationsOf)).map((m) => m.version);
-  if (!versions.includes(version)) {
-    throw new ApiError(400, `Migration version ${version} is not in the migration history of ${source.ref}${versions.length > 0 ? ` (it has ${versions.join(", ")})` : " (it has none)"}`);
-  }
+  if (versions.includes(version)) return undefined;
+  return `Migration version ${version} is not in the migration history of ${source.ref}${versions.length > 0 ? ` (it has ${versions.join(", ")})` : " (it has none)"}`;
 }
 
 export async function replayMigrations(services: Services, from: ProjectRecord, to: ProjectRecord, log: string[], upTo?: string): Promise<void> {

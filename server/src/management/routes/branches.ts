@@ -3,8 +3,8 @@
 // run for real and reported as action runs, the schema difference as SQL, and deletion now or
 // after a grace period in which a restore brings the branch back.
 import { ApiError, forbidden } from "../http/apiError";
-import { purgedError, purgeIfDue, removeWithBranches, restoreBranch, scheduleDeletion } from "../branches/branchLifecycle";
-import { newBranchPassword, replayMigrations, reportedRun, requireVersion, resetBranchDatabase, schemaDiff } from "../branches/branchWork";
+import { purgedMessage, purgeIfDue, removeWithBranches, restoreBranch, scheduleDeletion, type LifecycleOutcome } from "../branches/branchLifecycle";
+import { newBranchPassword, replayMigrations, reportedRun, resetBranchDatabase, schemaDiff, unknownVersion } from "../branches/branchWork";
 import type { ActionRun, BranchRecord } from "../store/branchStore";
 import type { ProjectRecord } from "../store/projectStore";
 import { grantReaches, requireProject } from "./access";
@@ -56,7 +56,7 @@ async function requireBranch(call: Call): Promise<{ branch: BranchRecord; projec
   if (branch && (await visibleParent(call, branch.parent_ref)) && (await purgeIfDue(call.services, branch))) branch = undefined;
   if (!branch) {
     const purged = await call.services.branches.purged(idOrRef);
-    if (purged && (await visibleParent(call, purged.parent_ref))) throw purgedError(purged);
+    if (purged && (await visibleParent(call, purged.parent_ref))) throw new ApiError(404, purgedMessage(purged));
     throw forbidden();
   }
   const parent = await visibleParent(call, branch.parent_ref);
@@ -90,7 +90,26 @@ function runAnswer(run: ActionRun) {
   return ok({ workflow_run_id: run.id, message: "ok" }, 201);
 }
 
-const migrationVersion = (call: Call) => (call.body as { migration_version?: string } | undefined)?.migration_version;
+/** The body's `migration_version`, refused with 400 when `source`'s history lacks it. */
+async function migrationVersion(call: Call, source: ProjectRecord): Promise<string | undefined> {
+  const version = (call.body as { migration_version?: string } | undefined)?.migration_version;
+  const why = await unknownVersion(call.services, source, version);
+  if (why !== undefined) throw new ApiError(400, why);
+  return version;
+}
+
+function settled(outcome: LifecycleOutcome): void {
+  switch (outcome.kind) {
+    case "done":
+      return;
+    case "refused":
+      throw new ApiError(400, outcome.message);
+    default: {
+      const never: never = outcome;
+      throw new Error(`unhandled outcome ${String(never)}`);
+    }
+  }
+}
 
 async function createBranch(call: Call) {
   const parent = await requireProject(call);
@@ -173,14 +192,14 @@ export const branchesArea: ApiArea = {
   // As documented: deleted at once unless `force=false`, which schedules it after the grace period.
   "v1-delete-a-branch": async (call) => {
     const { branch, project } = await requireBranch(call);
-    if (call.query["force"] === false) await scheduleDeletion(call.services, branch, project);
+    if (call.query["force"] === false) settled(await scheduleDeletion(call.services, branch, project));
     else await removeWithBranches(call.services, branch.branch_ref);
     return ok({ message: "ok" });
   },
 
   "v1-restore-a-branch": async (call) => {
     const { branch } = await requireBranch(call);
-    await restoreBranch(call.services, branch);
+    settled(await restoreBranch(call.services, branch));
     return ok({ message: "Branch restoration initiated" });
   },
 
@@ -192,23 +211,20 @@ export const branchesArea: ApiArea = {
 
   "v1-merge-a-branch": async (call) => {
     const { branch, project, parent } = await requireLiveBranch(call);
-    const upTo = migrationVersion(call);
-    await requireVersion(call.services, project, upTo);
+    const upTo = await migrationVersion(call, project);
     return runAnswer(await reportedRun(call.services, branch, "migrate", (log) => replayMigrations(call.services, project, parent, log, upTo)));
   },
 
   "v1-reset-a-branch": async (call) => {
     const { branch, project, parent } = await requireLiveBranch(call);
-    const upTo = migrationVersion(call);
-    await requireVersion(call.services, parent, upTo);
+    const upTo = await migrationVersion(call, parent);
     return runAnswer(await reportedRun(call.services, branch, "migrate", (log) => resetBranchDatabase(call.services, parent, project, log, upTo)));
   },
 
   // No git here: the migrations pushed are the parent's that the branch lacks; its own stay.
   "v1-push-a-branch": async (call) => {
     const { branch, project, parent } = await requireLiveBranch(call);
-    const upTo = migrationVersion(call);
-    await requireVersion(call.services, parent, upTo);
+    const upTo = await migrationVersion(call, parent);
     return runAnswer(await reportedRun(call.services, branch, "migrate", (log) => replayMigrations(call.services, parent, project, log, upTo)));
   },
 

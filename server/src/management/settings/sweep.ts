@@ -1,10 +1,9 @@
 // Settings stage: the periodic pass that keeps time-bound settings true: each active project's
 // read-only mode measured and applied (an ended override puts it back), its daily backup taken
-// when due, other processes' bans loaded, expired login roles dropped, just-in-time grants past
-// their time revoked and branches whose deletion grace period ended removed. Tests call `sweep`
-// with a fake clock instead of waiting for the timer.
+// when due, other processes' bans loaded, expired login roles dropped and just-in-time grants
+// past their time revoked. Tests call `sweep` with
+// a fake clock instead of waiting for the timer.
 import type { FastifyBaseLogger } from "fastify";
-import { purgeDueBranches } from "../branches/branchLifecycle";
 import type { Services } from "../services";
 
 export async function sweep(services: Services, log?: FastifyBaseLogger): Promise<void> {
@@ -21,7 +20,6 @@ export async function sweep(services: Services, log?: FastifyBaseLogger): Promis
       log?.warn({ err: e, ref: project.ref }, "scheduled backup failed");
     }
   }
-  await purgeDueBranches(services, log);
   try {
     await services.bans.refresh();
     await services.loginRoles.dropExpired();
