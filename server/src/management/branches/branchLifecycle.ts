@@ -3,6 +3,7 @@
 // closed meanwhile, restored within it, and carried out once the grace period has ended (on the
 // next request naming it, or by a periodic pass). Refusals are answered as outcomes.
 import type { FastifyBaseLogger } from "fastify";
+import { runEvery } from "../platform/periodic";
 import type { Services } from "../services";
 import type { BranchRecord, PurgedBranch } from "../store/branchStore";
 import type { ProjectRecord } from "../store/projectStore";
@@ -60,12 +61,7 @@ export async function purgeDueBranches(services: Services, log?: FastifyBaseLogg
 
 /** Runs `purgeDueBranches` every `everyMs` until the returned function is called. */
 export function startBranchPurges(services: Services, log: FastifyBaseLogger, everyMs = 30_000): () => void {
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    running ??= purgeDueBranches(services, log).finally(() => (running = undefined));
-  }, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  return runEvery(everyMs, () => purgeDueBranches(services, log));
 }
 
 export function purgedMessage(purged: PurgedBranch): string {
