@@ -1,14 +1,18 @@
 // Branches over real HTTP on real databases: a branch with data has the parent's rows, one
 // without has its schema from the replayed migrations; a migration made on a branch and merged
-// appears on the parent and in its GraphQL; reset, diff, action runs with logs; delete.
+// appears on the parent and in its GraphQL; push, reset, diff, action runs with logs; delete now
+// or after a grace period (a fake clock) with restore; a deleted parent takes its branches.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterInfo } from "../harness/db";
+import { purgeDueBranches } from "../../server/src/management/branches/branchLifecycle";
 import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, tracesOf, type TestPlatform } from "./support";
 
 let platform: TestPlatform;
 let token: string;
 let parent: string;
+/** Added to the platform's clock: the grace period passes without waiting. */
+let clockOffset = 0;
 
 const call = (method: string, path: string, body?: unknown) => api(platform.baseUrl, token, method, path, body);
 const dbUrl = (ref: string) => clusterUrl(clusterInfo(), ref);
@@ -35,7 +39,7 @@ const branchOf = async (name: string, withData: boolean) => {
 };
 
 beforeAll(async () => {
-  platform = await startPlatform();
+  platform = await startPlatform({ now: () => Date.now() + clockOffset });
   token = await platform.token("branches@example.com");
   const slug = (await call("POST", "/v1/organizations", { name: "Branch Org" })).body.slug;
   parent = (await call("POST", "/v1/projects", { name: "trunk", organization_slug: slug, db_pass: "pw-trunk-1", region: "us-east-1" })).body.ref;
@@ -147,25 +151,189 @@ describe("branches", () => {
     expect((await call("POST", `/v1/projects/${parent}/branches`, {})).status).toBe(400);
     expect((await call("GET", `/v1/branches/${"z".repeat(20)}`)).status).toBe(403);
     expect((await call("GET", `/v1/projects/${parent}/branches/nope`)).status).toBe(404);
-    const push = await call("POST", `/v1/branches/${schemaBranch.project_ref}/push`, {});
-    expect(push.status).toBe(400);
-    expect(push.body.message).toMatch(/git/);
+    for (const action of ["push", "merge", "reset"]) {
+      const r = await call("POST", `/v1/branches/${schemaBranch.project_ref}/${action}`, { migration_version: "20991231000000" });
+      expect(r.status, action).toBe(400);
+      expect(r.body.message).toMatch(/Migration version 20991231000000 is not in the migration history of/);
+    }
+    expect((await call("POST", `/v1/branches/${schemaBranch.project_ref}/push`, { migration_version: 7 })).status).toBe(400);
+    const restore = await call("POST", `/v1/branches/${schemaBranch.project_ref}/restore`);
+    expect(restore.status).toBe(400);
+    expect(restore.body.message).toBe("Branch schema-only is not scheduled for deletion: there is nothing to restore");
+    expect((await call("DELETE", `/v1/branches/${schemaBranch.project_ref}?force=maybe`)).status).toBe(400);
+    expect((await call("GET", `/v1/projects/${schemaBranch.project_ref}/actions`)).body.length).toBe(4);
+    const renamed = await call("PATCH", `/v1/branches/${schemaBranch.project_ref}`, { branch_name: "with-rows" });
+    expect(renamed.status).toBe(409);
+    expect(renamed.body.message).toBe("Branch with-rows already exists");
+    expect((await call("PATCH", `/v1/branches/${schemaBranch.project_ref}`, { status: "NOT_A_STATUS" })).status).toBe(400);
+    expect((await call("GET", `/v1/projects/${parent}/branches/schema-only`)).body).toMatchObject({ name: "schema-only", status: "MIGRATIONS_PASSED" });
+    const noRun = await call("GET", `/v1/projects/${schemaBranch.project_ref}/actions/00000000-0000-0000-0000-000000000000`);
+    expect(noRun.status).toBe(404);
+    expect(noRun.body.message).toBe("Action run 00000000-0000-0000-0000-000000000000 not found");
     const stranger = await platform.token("stranger@example.com");
     expect((await api(platform.baseUrl, stranger, "GET", `/v1/branches/${schemaBranch.project_ref}`)).status).toBe(403);
   });
 
   it("deletes a branch with its database and roles", async () => {
-    const r = await call("DELETE", `/v1/branches/${dataBranch.project_ref}`);
+    const r = await call("DELETE", `/v1/branches/${dataBranch.project_ref}?force=true`);
     expect(r.body).toEqual({ message: "ok" });
     expect(await tracesOf(clusterUrl(clusterInfo()), dataBranch.project_ref)).toEqual({ databases: [], roles: [] });
     expect((await call("GET", `/v1/projects/${parent}/branches`)).body.map((b: { name: string }) => b.name)).toEqual(["schema-only"]);
   });
+});
 
-  it("deletes the parent while a branch copied from it remains, leaving the branch whole", async () => {
-    const copy = await branchOf("outlives", true);
+/** The migration versions recorded in a project's database. */
+const versionsOf = async (ref: string) =>
+  (await adminQuery(dbUrl(ref), "select version from supabase_migrations.schema_migrations order by 1")).map((r) => r.version as string);
+const exists = async (ref: string, table: string) => (await adminQuery(dbUrl(ref), "select to_regclass($1) is not null as t", [table]))[0].t as boolean;
+
+describe("push", () => {
+  let pusher: { id: string; project_ref: string };
+
+  beforeAll(async () => {
+    pusher = await branchOf("pusher", false);
+    await migrateProject(pusher.project_ref, "20250505000000", ["create table public.own_table (id int)"]);
+    await migrateProject(parent, "20250404000000", ["create table public.parent_later (id int)"]);
+    await migrateProject(parent, "20250606000000", ["create table public.parent_latest (id int)"]);
+  });
+
+  it("applies the parent's migrations the branch lacks up to migration_version, keeping the branch's own", async () => {
+    const pushed = await call("POST", `/v1/branches/${pusher.project_ref}/push`, { migration_version: "20250404000000" });
+    expect(pushed.status, JSON.stringify(pushed.body)).toBe(201);
+    expect(pushed.body.message).toBe("ok");
+    expect(await exists(pusher.project_ref, "public.parent_later")).toBe(true);
+    expect(await exists(pusher.project_ref, "public.parent_latest")).toBe(false);
+    expect(await exists(pusher.project_ref, "public.own_table")).toBe(true);
+
+    const all = await call("POST", `/v1/branches/${pusher.project_ref}/push`, {});
+    const run = await call("GET", `/v1/projects/${pusher.project_ref}/actions/${all.body.workflow_run_id}`);
+    expect(run.body.run_steps[0]).toMatchObject({ name: "migrate", status: "EXITED" });
+    const logs = await call("GET", `/v1/projects/${pusher.project_ref}/actions/${all.body.workflow_run_id}/logs`);
+    expect(logs.body).toContain("applying migration 20250606000000");
+    expect(logs.body).not.toContain("20250404000000");
+    expect(await versionsOf(pusher.project_ref)).toEqual(["20250101000000", "20250202000000", "20250404000000", "20250505000000", "20250606000000"]);
+    // The parent is not touched by a push.
+    expect(await exists(parent, "public.own_table")).toBe(false);
+    // The branch's calls are in its own request logs.
+    const sql = encodeURIComponent("select metadata->'request'->>'path' as path, metadata->'response'->>'status_code' as status from edge_logs");
+    const logged = await call("GET", `/v1/projects/${pusher.project_ref}/analytics/endpoints/logs.all?sql=${sql}`);
+    expect(logged.body.result).toContainEqual({ path: `/v1/branches/${pusher.project_ref}/push`, status: "201" });
+  });
+
+  it("reports a push that fails on the branch as a dead run, changing nothing", async () => {
+    await migrateProject(parent, "20250707000000", ["create table public.also_new (id int)", "create table public.own_table (id int)"]);
+    const pushed = await call("POST", `/v1/branches/${pusher.project_ref}/push`, {});
+    expect(pushed.status).toBe(201);
+    const run = await call("GET", `/v1/projects/${pusher.project_ref}/actions/${pushed.body.workflow_run_id}`);
+    expect(run.body.run_steps[0].status).toBe("DEAD");
+    const logs = await call("GET", `/v1/projects/${pusher.project_ref}/actions/${pushed.body.workflow_run_id}/logs`);
+    expect(logs.body).toMatch(/failed: relation "own_table" already exists/);
+    expect(await exists(pusher.project_ref, "public.also_new")).toBe(false);
+    expect(await versionsOf(pusher.project_ref)).not.toContain("20250707000000");
+  });
+});
+
+describe("deletion with a grace period", () => {
+  let graced: { id: string; project_ref: string };
+  const anonKey = async (ref: string) => (await call("GET", `/v1/projects/${ref}/api-keys`)).body[0].api_key as string;
+  const notes = (ref: string, key: string) => graphqlAt(`${platform.baseUrl}/project/${ref}/graphql/v1`, key, "{ notesCollection { edges { node { body } } } }");
+
+  beforeAll(async () => {
+    graced = await branchOf("graced", true);
+    await adminQuery(dbUrl(graced.project_ref), "insert into public.notes values (3, 'only on the branch')");
+  });
+  afterAll(() => {
+    clockOffset = 0;
+  });
+
+  it("force=false schedules the deletion an hour ahead and closes the branch meanwhile", async () => {
+    const key = await anonKey(graced.project_ref);
+    const deleted = await call("DELETE", `/v1/branches/${graced.project_ref}?force=false`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({ message: "ok" });
+    const listed = (await call("GET", `/v1/projects/${parent}/branches/graced`)).body;
+    expect(Date.parse(listed.deletion_scheduled_at) - Date.now()).toBeGreaterThan(59 * 60_000);
+    expect(listed.preview_project_status).toBe("INACTIVE");
+    expect((await notes(graced.project_ref, key)).status).toBe(503);
+
+    const merge = await call("POST", `/v1/branches/${graced.project_ref}/merge`, {});
+    expect(merge.status).toBe(400);
+    expect(merge.body.message).toMatch(/^Branch graced is scheduled for deletion at .*: restore it first$/);
+    expect((await call("POST", `/v1/projects/${graced.project_ref}/restore`)).body.message).toMatch(/restore it with POST \/v1\/branches\//);
+    expect((await call("DELETE", `/v1/branches/${graced.project_ref}?force=false`)).body.message).toMatch(/already scheduled for deletion/);
+    const again = await call("POST", `/v1/projects/${parent}/branches`, { branch_name: "graced" });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(/scheduled for deletion/);
+    const stranger = await platform.token("restorer@example.com");
+    expect((await api(platform.baseUrl, stranger, "POST", `/v1/branches/${graced.project_ref}/restore`)).status).toBe(403);
+    expect((await call("GET", `/v1/projects/${parent}/branches/graced`)).body.deletion_scheduled_at).toBe(listed.deletion_scheduled_at);
+  });
+
+  it("a restore within the grace period brings the branch back with its data", async () => {
+    clockOffset = 59 * 60_000;
+    const restored = await call("POST", `/v1/branches/${graced.project_ref}/restore`);
+    expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+    expect(restored.body).toEqual({ message: "Branch restoration initiated" });
+    const branch = (await call("GET", `/v1/projects/${parent}/branches/graced`)).body;
+    expect(branch.deletion_scheduled_at).toBeUndefined();
+    expect(branch.preview_project_status).toBe("ACTIVE_HEALTHY");
+    const gql = await notes(graced.project_ref, await anonKey(graced.project_ref));
+    expect(gql.body.data.notesCollection.edges.map((e: { node: { body: string } }) => e.node.body)).toContain("only on the branch");
+  });
+
+  it("after the grace period the branch and its database are gone, and a restore says why", async () => {
+    clockOffset = 0;
+    expect((await call("DELETE", `/v1/branches/${graced.project_ref}?force=false`)).status).toBe(200);
+    clockOffset = 61 * 60_000;
+    const late = await call("POST", `/v1/branches/${graced.project_ref}/restore`);
+    expect(late.status).toBe(404);
+    expect(late.body.message).toMatch(/^Branch graced \([a-z]{20}\) was deleted for good at .*, when its grace period of 60 minutes ended: it can no longer be restored$/);
+    expect(await tracesOf(clusterUrl(clusterInfo()), graced.project_ref)).toEqual({ databases: [], roles: [] });
+    expect((await call("GET", `/v1/projects/${parent}/branches/graced`)).status).toBe(404);
+    expect((await call("GET", `/v1/branches/${graced.id}`)).status).toBe(404);
+  });
+
+  it("the periodic pass removes a branch whose grace period ended without any request", async () => {
+    clockOffset = 0;
+    const swept = await branchOf("swept", false);
+    expect((await call("DELETE", `/v1/branches/${swept.project_ref}?force=false`)).status).toBe(200);
+    await purgeDueBranches(platform.running.services);
+    expect((await tracesOf(clusterUrl(clusterInfo()), swept.project_ref)).databases).toEqual([swept.project_ref]);
+    clockOffset = 61 * 60_000;
+    await purgeDueBranches(platform.running.services);
+    expect(await tracesOf(clusterUrl(clusterInfo()), swept.project_ref)).toEqual({ databases: [], roles: [] });
+    const [row] = await adminQuery(platform.platformUrl, "select count(*)::int as n from platform.branches where branch_ref = $1", [swept.project_ref]);
+    expect(row.n).toBe(0);
+  });
+});
+
+describe("deleting the parent", () => {
+  it("disabling branching removes every branch with its database, leaving the parent", async () => {
+    const before = (await call("GET", `/v1/projects/${parent}/branches`)).body as { project_ref: string }[];
+    expect(before.length).toBeGreaterThan(0);
+    const stranger = await platform.token("disabler@example.com");
+    expect((await api(platform.baseUrl, stranger, "DELETE", `/v1/projects/${parent}/branches`)).status).toBe(403);
+    expect((await call("GET", `/v1/projects/${parent}/branches`)).body).toHaveLength(before.length);
+    expect((await call("DELETE", `/v1/projects/${parent}/branches`)).status).toBe(200);
+    expect((await call("GET", `/v1/projects/${parent}/branches`)).body).toEqual([]);
+    for (const b of before) expect(await tracesOf(clusterUrl(clusterInfo()), b.project_ref)).toEqual({ databases: [], roles: [] });
+    expect(await adminQuery(dbUrl(parent), "select count(*)::int as n from public.notes")).toEqual([{ n: 2 }]);
+  });
+
+  it("removes its branches, and theirs, with their databases, roles, keys and records", async () => {
+    const child = await branchOf("goes-with-parent", true);
+    const grandchild = (await call("POST", `/v1/projects/${child.project_ref}/branches`, { branch_name: "nested", with_data: true })).body;
+    expect(grandchild.parent_project_ref).toBe(child.project_ref);
+    const childKey = (await call("GET", `/v1/projects/${child.project_ref}/api-keys`)).body[0].api_key as string;
+    expect((await graphqlAt(`${platform.baseUrl}/project/${child.project_ref}/graphql/v1`, childKey, "{ __typename }")).status).toBe(200);
+    const refs = [parent, child.project_ref, grandchild.project_ref];
+
     expect((await call("DELETE", `/v1/projects/${parent}`)).status).toBe(200);
-    expect(await tracesOf(clusterUrl(clusterInfo()), parent)).toEqual({ databases: [], roles: [] });
-    const rows = await adminQuery(dbUrl(copy.project_ref), "select count(*)::int as n from public.notes");
-    expect(rows).toEqual([{ n: 2 }]);
+    for (const ref of refs) expect(await tracesOf(clusterUrl(clusterInfo()), ref)).toEqual({ databases: [], roles: [] });
+    const [left] = await adminQuery(platform.platformUrl, "select count(*)::int as n from platform.projects where ref = any($1)", [refs]);
+    expect(left.n).toBe(0);
+    expect((await call("GET", `/v1/projects/${child.project_ref}`)).status).toBe(403);
+    expect((await graphqlAt(`${platform.baseUrl}/project/${child.project_ref}/graphql/v1`, childKey, "{ __typename }")).status).not.toBe(200);
+    expect((await call("DELETE", `/v1/projects/${parent}`)).status).toBe(403);
   });
 });

@@ -12,6 +12,8 @@ const serverDir = fileURLToPath(new URL("../../server/", import.meta.url));
 export interface ChildServer {
   child: ChildProcess;
   banner: Map<string, string>;
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -45,7 +47,7 @@ export function startChild(main: string, args: string[], env: Record<string, str
       }
       if (banner.has("Health")) {
         clearTimeout(timer);
-        resolve({ child, banner, stop });
+        resolve({ child, banner, output: () => out, stop });
       }
     });
     child.once("exit", (code) => {

@@ -8,13 +8,15 @@ let platform: TestPlatform;
 let token: string;
 let ref: string;
 let otherRef: string;
+/** Added to the platform's clock, to look at the same rows from later on. */
+let clockOffset = 0;
 
 const call = (method: string, path: string, body?: unknown) => api(platform.baseUrl, token, method, path, body);
 const logs = (project: string, params: Record<string, string>) =>
   call("GET", `/v1/projects/${project}/analytics/endpoints/logs.all?${new URLSearchParams(params).toString()}`);
 
 beforeAll(async () => {
-  platform = await startPlatform();
+  platform = await startPlatform({ now: () => Date.now() + clockOffset });
   token = await platform.token("logs@example.com");
   const slug = (await call("POST", "/v1/organizations", { name: "Logs Org" })).body.slug;
   const make = async (name: string) => (await call("POST", "/v1/projects", { name, organization_slug: slug, db_pass: "pw-logs-1", region: "us-east-1" })).body.ref as string;
@@ -40,6 +42,19 @@ describe("logs.all", () => {
     expect(graphql[0]!.metadata).toMatchObject({ request: { method: "POST", path: `/project/${ref}/graphql/v1` }, response: { status_code: 200 }, role: "anon" });
     expect(graphql[0]!.event_message).toContain(`POST | 200 |`);
     expect(rows.some((row) => row.metadata.api === "management" && row.metadata.request.path === `/v1/projects/${ref}/api-keys`)).toBe(true);
+  });
+
+  it("leaves out, by default, the rows older than the last minute", async () => {
+    // Three minutes on, the default range (the last minute, widened to whole minutes) starts after every row so far.
+    clockOffset = 3 * 60_000;
+    try {
+      const r = await logs(ref, { sql: "select count(*)::int as n from edge_logs where metadata->>'api' = 'graphql'" });
+      expect(r.body).toEqual({ result: [{ n: 0 }] });
+    } finally {
+      clockOffset = 0;
+    }
+    const now = await logs(ref, { sql: "select count(*)::int as n from edge_logs where metadata->>'api' = 'graphql'" });
+    expect(now.body).toEqual({ result: [{ n: 3 }] });
   });
 
   it("runs the caller's SQL over that project's rows only", async () => {

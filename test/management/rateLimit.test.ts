@@ -88,3 +88,8 @@ it("refuses an unauthenticated call before counting it", async () => {
   expect(r.status).toBe(401);
   expect(r.headers.get("x-ratelimit-limit")).toBeNull();
 });
+
+it("starts with a body parser for every content type its routes declare (no warning at start)", () => {
+  expect(other.output()).not.toContain("ContentTypeParser");
+  expect(other.output()).not.toMatch(/"level":(40|50)/);
+});

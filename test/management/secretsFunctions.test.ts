@@ -38,6 +38,16 @@ describe("secrets", () => {
 
     const rows = await adminQuery(platform.platformUrl, "select * from platform.project_secrets where name = 'OPENAI_API_KEY'");
     expect(JSON.stringify(rows)).not.toContain("sk-very-secret");
+    // Nowhere at rest: no row of any platform table, nor of the request logs, has the value in clear.
+    const tables = await adminQuery(platform.platformUrl, "select format('%I.%I', schemaname, tablename) as t from pg_tables where schemaname in ('platform', 'public')");
+    for (const { t } of tables) {
+      const [hit] = await adminQuery(platform.platformUrl, `select count(*)::int as n from ${t} x where x::text like '%sk-very-secret%'`);
+      expect(hit.n, t).toBe(0);
+    }
+    const logged = await call("GET", `/v1/projects/${ref}/analytics/endpoints/logs.all?sql=${encodeURIComponent("select event_message, metadata from edge_logs")}`);
+    expect(logged.status).toBe(200);
+    expect(JSON.stringify(logged.body.result)).toContain(`/v1/projects/${ref}/secrets`);
+    expect(JSON.stringify(logged.body)).not.toContain("sk-very-secret");
     expect(Buffer.from(rows[0].ciphertext).toString("utf8")).not.toContain("sk-very");
     const cipher = new SecretCipher(testSecretsKey);
     expect(cipher.open({ iv: rows[0].iv, ciphertext: rows[0].ciphertext, authTag: rows[0].auth_tag })).toBe("sk-very-secret");
@@ -134,6 +144,35 @@ describe("functions", () => {
     expect(eszip.status, JSON.stringify(eszip.body)).toBe(201);
     const raw = await fetch(`${platform.baseUrl}/v1/projects/${ref}/functions/zipped/body`, { headers: { authorization: `Bearer ${token}` } });
     expect(Buffer.from(await raw.arrayBuffer()).equals(Buffer.from(binary.toString("latin1"), "utf8"))).toBe(true);
+  });
+
+  it("creates and updates from a text/plain source file, stored and answered byte for byte", async () => {
+    // CRLF, a byte-order mark and a byte that is not UTF-8: nothing may be decoded on the way.
+    const raw = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("export default 'é';\r\n"), Buffer.from([0xff, 0x0a])]);
+    const post = (path: string, method: string, body: Buffer) =>
+      fetch(`${platform.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "text/plain" }, body });
+    const created = await post(`/v1/projects/${ref}/functions?slug=plain-text&entrypoint_path=main.ts`, "POST", raw);
+    expect(created.status).toBe(201);
+    expect((await created.json()) as object).toMatchObject({ slug: "plain-text", name: "plain-text", version: 1, entrypoint_path: "main.ts" });
+    const stored = async () => {
+      const form = await (await fetch(`${platform.baseUrl}/v1/projects/${ref}/functions/plain-text/body`, { headers: { authorization: `Bearer ${token}` } })).formData();
+      const files = form.getAll("file") as File[];
+      return files.map((f) => f.name).concat(await Promise.all(files.map(async (f) => Buffer.from(await f.arrayBuffer()).toString("hex"))));
+    };
+    expect(await stored()).toEqual(["main.ts", raw.toString("hex")]);
+    const next = Buffer.from("export default 2;\n");
+    const updated = await post(`/v1/projects/${ref}/functions/plain-text`, "PATCH", next);
+    expect(updated.status).toBe(200);
+    expect(((await updated.json()) as { version: number }).version).toBe(2);
+    expect(await stored()).toEqual(["main.ts", next.toString("hex")]);
+    const bad = await post(`/v1/projects/${ref}/functions?slug=climbs&entrypoint_path=../x.ts`, "POST", next);
+    expect(bad.status).toBe(400);
+    // Other operations still refuse text/plain, as they always did.
+    const secrets = await post(`/v1/projects/${ref}/secrets`, "POST", Buffer.from("A=b"));
+    expect(secrets.status).toBe(415);
+    expect(((await secrets.json()) as { message: string }).message).toMatch(/text\/plain/);
+    expect((await call("GET", `/v1/projects/${ref}/functions/climbs`)).status).toBe(404);
+    expect((await call("DELETE", `/v1/projects/${ref}/functions/plain-text`)).status).toBe(200);
   });
 
   it("refuses bad deploys and unknown functions, changing nothing", async () => {

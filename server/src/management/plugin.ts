@@ -14,6 +14,7 @@ import type { ProvisionStep } from "./provision/provisioner";
 import type { ApiArea } from "./routes/operation";
 import { openServices, type Services } from "./services";
 import { startSweeps } from "./settings/sweep";
+import { startBranchPurges } from "./branches/branchLifecycle";
 
 export interface ManagementPluginOptions {
   config: ManagementConfig;
@@ -33,8 +34,10 @@ export async function managementPlugin(fastify: FastifyInstance, options: Manage
     ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
   });
   const stopSweeps = startSweeps(services, fastify.log);
+  const stopBranchPurges = startBranchPurges(services, fastify.log);
   fastify.addHook("onClose", () => {
     stopSweeps();
+    stopBranchPurges();
     return services.close();
   });
   options.onServices?.(services);

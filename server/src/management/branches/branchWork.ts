@@ -1,6 +1,7 @@
 // Branches stage: the work behind branch operations, each reported as an action run with its
-// logs — replaying the parent's migrations on a new branch, merging the branch's new migrations
-// into the parent, resetting a branch to the parent's migrations — and the schema difference.
+// logs — replaying the parent's migrations on a new branch or pushing those it lacks, merging the
+// branch's new migrations into the parent, resetting a branch to the parent's migrations — and
+// the schema difference.
 import { randomBytes } from "node:crypto";
 import { createClient } from "@pgkit/client";
 import { run as migra } from "@pgkit/migra";
@@ -31,17 +32,25 @@ export async function reportedRun(services: Services, branch: BranchRecord, step
   }
 }
 
-/** Migrations of `from` whose versions `to` does not have, in version order. */
-async function missingMigrations(services: Services, from: ProjectRecord, to: ProjectRecord): Promise<Migration[]> {
+/** Migrations of `from` whose versions `to` does not have, in version order, up to `upTo` when given. */
+async function missingMigrations(services: Services, from: ProjectRecord, to: ProjectRecord, upTo: string | undefined): Promise<Migration[]> {
   const source = await onDatabase(services, from, migrationsOf);
   const present = new Set((await onDatabase(services, to, migrationsOf)).map((m) => m.version));
-  return source.filter((m) => !present.has(m.version));
+  return source.filter((m) => !present.has(m.version) && (upTo === undefined || m.version <= upTo));
 }
 
-export async function replayMigrations(services: Services, from: ProjectRecord, to: ProjectRecord, log: string[]): Promise<void> {
-  const missing = await missingMigrations(services, from, to);
+/** Why a `migration_version` cannot be used (`source`'s history lacks it); undefined when it can. */
+export async function unknownVersion(services: Services, source: ProjectRecord, version: string | undefined): Promise<string | undefined> {
+  if (version === undefined) return undefined;
+  const versions = (await onDatabase(services, source, migrationsOf)).map((m) => m.version);
+  if (versions.includes(version)) return undefined;
+  return `Migration version ${version} is not in the migration history of ${source.ref}${versions.length > 0 ? ` (it has ${versions.join(", ")})` : " (it has none)"}`;
+}
+
+export async function replayMigrations(services: Services, from: ProjectRecord, to: ProjectRecord, log: string[], upTo?: string): Promise<void> {
+  const missing = await missingMigrations(services, from, to, upTo);
   if (missing.length === 0) {
-    log.push(`no migrations to apply on ${to.ref}`);
+    log.push(`no migrations to apply on ${to.ref}${upTo === undefined ? "" : ` up to ${upTo}`}`);
     return;
   }
   await onDatabase(services, to, (sql) => applyMigrations(sql, to.owner_role, missing, log));
@@ -50,7 +59,7 @@ export async function replayMigrations(services: Services, from: ProjectRecord, 
 }
 
 /** The branch's database made again empty from the template, then the parent's migrations. */
-export async function resetBranchDatabase(services: Services, parent: ProjectRecord, branchProject: ProjectRecord, log: string[]): Promise<void> {
+export async function resetBranchDatabase(services: Services, parent: ProjectRecord, branchProject: ProjectRecord, log: string[], upTo?: string): Promise<void> {
   const names = projectNames(branchProject.ref);
   await services.pools.release(branchProject.ref);
   await withConnection(services.servers.get(branchProject.server).adminUrl, async (sql) => {
@@ -59,7 +68,7 @@ export async function resetBranchDatabase(services: Services, parent: ProjectRec
   });
   await onDatabase(services, branchProject, (sql) => sql.rows(prepareDatabaseDdl(names)));
   log.push(`database ${names.database} made again from the template`);
-  await replayMigrations(services, parent, branchProject, log);
+  await replayMigrations(services, parent, branchProject, log, upTo);
 }
 
 /** The SQL that makes `schemas` of the parent's database like the branch's (`@pgkit/migra`,

@@ -1,5 +1,6 @@
 // Functions stage: the request bodies of function uploads → parsed before the handlers run:
-// multipart deploys (read by the handler, part by part) and raw eszip bundles (as a Buffer).
+// multipart deploys (read by the handler, part by part), raw eszip bundles (as a Buffer) and a
+// function's source sent as text/plain (a SourceUpload, its bytes untouched).
 import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError } from "../http/apiError";
@@ -13,6 +14,20 @@ export async function registerFunctionUploads(fastify: FastifyInstance): Promise
   fastify.addContentTypeParser("application/vnd.denoland.eszip", { parseAs: "buffer", bodyLimit: maxFileBytes }, (_request, body, done) =>
     done(null, body),
   );
+  // Only operations whose document accepts text/plain take it; any other answers 415 as before.
+  fastify.addContentTypeParser("text/plain", { parseAs: "buffer", bodyLimit: maxFileBytes }, (request, body, done) => {
+    const content = (request.routeOptions.schema?.body as { content?: Record<string, unknown> } | undefined)?.content;
+    if (content?.["text/plain"] === undefined) {
+      done(Object.assign(new Error(`Unsupported Media Type: text/plain is not accepted by ${request.method} ${request.url.split("?")[0]}`), { statusCode: 415 }));
+      return;
+    }
+    done(null, new SourceUpload(body as Buffer));
+  });
+}
+
+/** A function's source file as sent (text/plain): kept as bytes, never decoded and re-encoded. */
+export class SourceUpload {
+  constructor(readonly content: Buffer) {}
 }
 
 /** A deploy's parts: the `metadata` JSON field and every file part, in the order sent. */

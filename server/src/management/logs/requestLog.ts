@@ -1,15 +1,18 @@
 // Logs stage: every answered request naming a project (its data API, or a Management API path
-// with its ref) → an edge_logs event: time, project, method, path (never the query string),
+// with its ref or a branch's ref) → an edge_logs event: time, project, method, path (never the query string),
 // status, duration and, for accepted data API calls, the role of the key or JWT.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { LogWriter } from "./logWriter";
 
 const refHost = /^([a-z]{20})\./;
+const refOnly = /^[a-z]{20}$/;
 
 function projectOf(request: FastifyRequest): { ref: string; api: "graphql" | "management" } | undefined {
   const params = request.params as Record<string, string> | undefined;
   const route = request.routeOptions.url ?? "";
-  const ref = params?.["ref"];
+  // A branch named by its ref is a project of its own (the deprecated id form names none).
+  const branch = params?.["branch_id_or_ref"];
+  const ref = params?.["ref"] ?? (branch !== undefined && refOnly.test(branch) ? branch : undefined);
   if (route.startsWith("/v1/")) return ref ? { ref, api: "management" } : undefined;
   if (route.endsWith("/graphql/v1")) {
     const byPath = ref ?? refHost.exec(request.hostname)?.[1];

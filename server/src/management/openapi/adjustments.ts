@@ -45,10 +45,13 @@ const thirdPartyResolveError: Adjustment = (doc) => {
 };
 
 /** Function uploads: a multipart deploy is read part by part by its handler, and an eszip
- * arrives as bytes (a Buffer), so neither has a body schema to validate. */
+ * arrives as bytes (a Buffer), so neither has a body schema to validate. Create and update also
+ * take the source file itself as `text/plain` (the entrypoint, stored byte for byte). */
 const functionUploads: Adjustment = (doc) => {
   for (const path of ["/v1/projects/{ref}/functions", "/v1/projects/{ref}/functions/{function_slug}", "/v1/projects/{ref}/functions/deploy"]) {
     for (const operation of Object.values(doc.paths[path] ?? {}) as { requestBody?: { content: Record<string, { schema?: unknown }> } }[]) {
+      const content = operation.requestBody?.content;
+      if (content?.["application/vnd.denoland.eszip"]) content["text/plain"] = {};
       for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) {
         if (type !== "application/json") media.schema = {};
       }

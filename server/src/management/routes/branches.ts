@@ -1,11 +1,13 @@
 // Routes (Management API): branches — each a project of its own made from its parent (a copy of
-// its database with `with_data`, else its migrations replayed), its config, merge and reset run
-// for real and reported as action runs, and the schema difference as SQL.
+// its database with `with_data`, else its migrations replayed), its config, push, merge and reset
+// run for real and reported as action runs, the schema difference as SQL, and deletion now or
+// after a grace period in which a restore brings the branch back.
 import { ApiError, forbidden } from "../http/apiError";
-import { newBranchPassword, replayMigrations, reportedRun, resetBranchDatabase, schemaDiff } from "../branches/branchWork";
+import { purgedMessage, purgeIfDue, removeWithBranches, restoreBranch, scheduleDeletion, type LifecycleOutcome } from "../branches/branchLifecycle";
+import { newBranchPassword, replayMigrations, reportedRun, resetBranchDatabase, schemaDiff, unknownVersion } from "../branches/branchWork";
 import type { ActionRun, BranchRecord } from "../store/branchStore";
 import type { ProjectRecord } from "../store/projectStore";
-import { requireProject } from "./access";
+import { grantReaches, requireProject } from "./access";
 import { ok, type ApiArea, type Call } from "./operation";
 
 function branchShape(b: BranchRecord, project: ProjectRecord | undefined) {
@@ -21,6 +23,7 @@ function branchShape(b: BranchRecord, project: ProjectRecord | undefined) {
     created_at: b.created_at,
     updated_at: b.updated_at,
     with_data: b.with_data,
+    ...(b.deletion_scheduled_at !== null ? { deletion_scheduled_at: b.deletion_scheduled_at } : {}),
     ...(project ? { preview_project_status: project.status } : {}),
   };
 }
@@ -39,13 +42,44 @@ export function runShape(run: ActionRun) {
   };
 }
 
-/** The branch named by `branch_id_or_ref`, its project and its parent, when the caller sees the parent. */
+/** The parent project when the caller may see it (and the caller's credential reaches it). */
+async function visibleParent(call: Call, parentRef: string): Promise<ProjectRecord | undefined> {
+  const parent = await call.services.projects.forUser(call.user.id, parentRef);
+  return parent && grantReaches(call, parent.organization_slug) ? parent : undefined;
+}
+
+/** The branch named by `branch_id_or_ref`, its project and its parent, when the caller sees the
+ * parent. One whose grace period has ended is removed now, and answers 404 saying so. */
 async function requireBranch(call: Call): Promise<{ branch: BranchRecord; project: ProjectRecord; parent: ProjectRecord }> {
-  const branch = await call.services.branches.byIdOrRef(call.params["branch_id_or_ref"]!);
-  const parent = branch && (await call.services.projects.forUser(call.user.id, branch.parent_ref));
-  const project = branch && (await call.services.projects.byRef(branch.branch_ref));
-  if (!branch || !parent || !project || project.status === "GOING_DOWN") throw forbidden();
+  const idOrRef = call.params["branch_id_or_ref"]!;
+  let branch = await call.services.branches.byIdOrRef(idOrRef);
+  if (branch && (await visibleParent(call, branch.parent_ref)) && (await purgeIfDue(call.services, branch))) branch = undefined;
+  if (!branch) {
+    const purged = await call.services.branches.purged(idOrRef);
+    if (purged && (await visibleParent(call, purged.parent_ref))) throw new ApiError(404, purgedMessage(purged));
+    throw forbidden();
+  }
+  const parent = await visibleParent(call, branch.parent_ref);
+  const project = await call.services.projects.byRef(branch.branch_ref);
+  if (!parent || !project || project.status === "GOING_DOWN") throw forbidden();
   return { branch, project, parent };
+}
+
+/** As `requireBranch`, for work on the branch's database, which a scheduled deletion has closed. */
+async function requireLiveBranch(call: Call): Promise<{ branch: BranchRecord; project: ProjectRecord; parent: ProjectRecord }> {
+  const found = await requireBranch(call);
+  if (found.branch.deletion_scheduled_at !== null) {
+    throw new ApiError(400, `Branch ${found.branch.name} is scheduled for deletion at ${found.branch.deletion_scheduled_at}: restore it first`);
+  }
+  return found;
+}
+
+/** The parent's branches, after removing those whose grace period has ended. */
+async function branchesOf(call: Call, parentRef: string): Promise<BranchRecord[]> {
+  const all = await call.services.branches.ofParent(parentRef);
+  const kept: BranchRecord[] = [];
+  for (const b of all) if (!(await purgeIfDue(call.services, b))) kept.push(b);
+  return kept;
 }
 
 async function withProjects(call: Call, branches: BranchRecord[]) {
@@ -56,11 +90,36 @@ function runAnswer(run: ActionRun) {
   return ok({ workflow_run_id: run.id, message: "ok" }, 201);
 }
 
+/** The body's `migration_version`, refused with 400 when `source`'s history lacks it. */
+async function migrationVersion(call: Call, source: ProjectRecord): Promise<string | undefined> {
+  const version = (call.body as { migration_version?: string } | undefined)?.migration_version;
+  const why = await unknownVersion(call.services, source, version);
+  if (why !== undefined) throw new ApiError(400, why);
+  return version;
+}
+
+function settled(outcome: LifecycleOutcome): void {
+  switch (outcome.kind) {
+    case "done":
+      return;
+    case "refused":
+      throw new ApiError(400, outcome.message);
+    default: {
+      const never: never = outcome;
+      throw new Error(`unhandled outcome ${String(never)}`);
+    }
+  }
+}
+
 async function createBranch(call: Call) {
   const parent = await requireProject(call);
   if (parent.status !== "ACTIVE_HEALTHY") throw new ApiError(400, `Project ${parent.ref} cannot be branched: its status is ${parent.status}`);
   const body = call.body as { branch_name: string; git_branch?: string; persistent?: boolean; with_data?: boolean };
-  if (await call.services.branches.byName(parent.ref, body.branch_name)) throw new ApiError(409, `Branch ${body.branch_name} already exists`);
+  const same = (await branchesOf(call, parent.ref)).find((b) => b.name === body.branch_name);
+  if (same) {
+    const scheduled = same.deletion_scheduled_at === null ? "" : ` (scheduled for deletion at ${same.deletion_scheduled_at}: delete it with force=true to reuse the name)`;
+    throw new ApiError(409, `Branch ${body.branch_name} already exists${scheduled}`);
+  }
   const withData = body.with_data ?? false;
   const dbPass = newBranchPassword();
   const project = await call.services.provisioner.create({
@@ -92,12 +151,12 @@ export const branchesArea: ApiArea = {
 
   "v1-list-all-branches": async (call) => {
     const parent = await requireProject(call);
-    return ok(await withProjects(call, await call.services.branches.ofParent(parent.ref)));
+    return ok(await withProjects(call, await branchesOf(call, parent.ref)));
   },
 
   "v1-get-a-branch": async (call) => {
     const parent = await requireProject(call);
-    const branch = await call.services.branches.byName(parent.ref, call.params["name"]!);
+    const branch = (await branchesOf(call, parent.ref)).find((b) => b.name === call.params["name"]);
     if (!branch) throw new ApiError(404, `Branch ${call.params["name"]} not found`);
     return ok((await withProjects(call, [branch]))[0]);
   },
@@ -130,40 +189,47 @@ export const branchesArea: ApiArea = {
     return ok(branchShape(updated, project));
   },
 
+  // As documented: deleted at once unless `force=false`, which schedules it after the grace period.
   "v1-delete-a-branch": async (call) => {
-    const { branch } = await requireBranch(call);
-    await call.services.provisioner.remove(branch.branch_ref);
+    const { branch, project } = await requireBranch(call);
+    if (call.query["force"] === false) settled(await scheduleDeletion(call.services, branch, project));
+    else await removeWithBranches(call.services, branch.branch_ref);
     return ok({ message: "ok" });
+  },
+
+  "v1-restore-a-branch": async (call) => {
+    const { branch } = await requireBranch(call);
+    settled(await restoreBranch(call.services, branch));
+    return ok({ message: "Branch restoration initiated" });
   },
 
   "v1-disable-preview-branching": async (call) => {
     const parent = await requireProject(call);
-    for (const b of await call.services.branches.ofParent(parent.ref)) await call.services.provisioner.remove(b.branch_ref);
+    for (const b of await call.services.branches.ofParent(parent.ref)) await removeWithBranches(call.services, b.branch_ref);
     return ok({});
   },
 
   "v1-merge-a-branch": async (call) => {
-    const { branch, project, parent } = await requireBranch(call);
-    return runAnswer(await reportedRun(call.services, branch, "migrate", (log) => replayMigrations(call.services, project, parent, log)));
+    const { branch, project, parent } = await requireLiveBranch(call);
+    const upTo = await migrationVersion(call, project);
+    return runAnswer(await reportedRun(call.services, branch, "migrate", (log) => replayMigrations(call.services, project, parent, log, upTo)));
   },
 
   "v1-reset-a-branch": async (call) => {
-    const { branch, project, parent } = await requireBranch(call);
-    return runAnswer(await reportedRun(call.services, branch, "migrate", (log) => resetBranchDatabase(call.services, parent, project, log)));
+    const { branch, project, parent } = await requireLiveBranch(call);
+    const upTo = await migrationVersion(call, parent);
+    return runAnswer(await reportedRun(call.services, branch, "migrate", (log) => resetBranchDatabase(call.services, parent, project, log, upTo)));
   },
 
+  // No git here: the migrations pushed are the parent's that the branch lacks; its own stay.
   "v1-push-a-branch": async (call) => {
-    await requireBranch(call);
-    throw new ApiError(400, "Push applies a git branch's migrations, and this server has no git integration: apply migrations to the branch, then merge it");
-  },
-
-  "v1-restore-a-branch": async (call) => {
-    await requireBranch(call);
-    throw new ApiError(400, "This branch is not deleted: branches are removed at once here, so there is never one to restore");
+    const { branch, project, parent } = await requireLiveBranch(call);
+    const upTo = await migrationVersion(call, parent);
+    return runAnswer(await reportedRun(call.services, branch, "migrate", (log) => replayMigrations(call.services, parent, project, log, upTo)));
   },
 
   "v1-diff-a-branch": async (call) => {
-    const { project, parent } = await requireBranch(call);
+    const { project, parent } = await requireLiveBranch(call);
     const included = ((call.query["included_schemas"] as string | undefined) ?? "public").split(",").map((x) => x.trim()).filter((x) => x !== "");
     return { status: 200, body: await schemaDiff(call.services, parent, project, included), contentType: "text/plain; charset=utf-8" };
   },

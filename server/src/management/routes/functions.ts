@@ -2,8 +2,8 @@
 // (JSON source or an eszip bundle), bulk metadata edits, get, delete, and the stored body. The
 // bundles are kept byte for byte; this server does not run them.
 import { ApiError } from "../http/apiError";
-import { bundleSha256, multipartBody, type Bundle } from "../functions/bundle";
-import { readDeploy } from "../functions/functionUploads";
+import { badPath, bundleSha256, multipartBody, type Bundle } from "../functions/bundle";
+import { readDeploy, SourceUpload } from "../functions/functionUploads";
 import type { FunctionEdit, FunctionRecord } from "../store/functionStore";
 import { requireProject } from "./access";
 import { ok, type ApiArea, type Call } from "./operation";
@@ -42,10 +42,17 @@ async function existing(call: Call): Promise<{ ref: string; fn: FunctionRecord }
   return { ref: project.ref, fn };
 }
 
-/** A JSON `body` (source text, stored as index.ts) or a raw eszip upload. */
-function uploadedBundle(call: Call, source: string | undefined): Bundle | undefined {
+/** A raw eszip upload, a text/plain source file (stored as the entrypoint, byte for byte), or a
+ * JSON `body` (source text, stored as index.ts). */
+function uploadedBundle(call: Call, source: string | undefined, entrypoint: string): Bundle | undefined {
   if (Buffer.isBuffer(call.body)) return { kind: "eszip", content: call.body };
+  if (call.body instanceof SourceUpload) return { kind: "files", files: [{ path: entrypoint, content: call.body.content }] };
   return source === undefined ? undefined : { kind: "files", files: [{ path: "index.ts", content: Buffer.from(source, "utf8") }] };
+}
+
+/** The JSON body's fields; an upload (eszip or text/plain) has none. */
+function jsonFields(call: Call): SourceBody {
+  return (Buffer.isBuffer(call.body) || call.body instanceof SourceUpload ? {} : (call.body ?? {})) as SourceBody;
 }
 
 interface SourceBody {
@@ -66,16 +73,19 @@ export const functionsArea: ApiArea = {
   "v1-create-a-function": async (call) => {
     const project = await requireProject(call);
     const q = call.query as SourceBody & { import_map?: boolean; entrypoint_path?: string; import_map_path?: string };
-    const json = (Buffer.isBuffer(call.body) ? {} : (call.body ?? {})) as SourceBody;
+    const json = jsonFields(call);
     const slug = json.slug ?? q.slug;
     if (slug === undefined || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(slug)) throw new ApiError(400, "A function needs a slug: a letter, then letters, digits, _ or -");
-    const bundle = uploadedBundle(call, json.body);
-    if (!bundle) throw new ApiError(400, "A function needs a body: JSON `body` source text or an application/vnd.denoland.eszip upload");
+    const entrypoint = q.entrypoint_path ?? "index.ts";
+    const why = badPath(entrypoint);
+    if (why) throw new ApiError(400, why);
+    const bundle = uploadedBundle(call, json.body, entrypoint);
+    if (!bundle) throw new ApiError(400, "A function needs a body: JSON `body` source text, a text/plain source file or an application/vnd.denoland.eszip upload");
     const fields = {
       name: json.name ?? q.name ?? slug,
       verify_jwt: json.verify_jwt ?? q.verify_jwt ?? true,
       import_map: q.import_map ?? false,
-      entrypoint_path: q.entrypoint_path ?? "index.ts",
+      entrypoint_path: entrypoint,
       import_map_path: q.import_map_path ?? null,
       static_patterns: [],
     };
@@ -115,8 +125,11 @@ export const functionsArea: ApiArea = {
   "v1-update-a-function": async (call) => {
     const { ref, fn } = await existing(call);
     const q = call.query as SourceBody & FunctionEdit;
-    const json = (Buffer.isBuffer(call.body) ? {} : (call.body ?? {})) as SourceBody;
-    const bundle = uploadedBundle(call, json.body);
+    const json = jsonFields(call);
+    const why = q.entrypoint_path === undefined ? undefined : badPath(q.entrypoint_path);
+    if (why) throw new ApiError(400, why);
+    const entrypoint = q.entrypoint_path ?? fn.entrypoint_path;
+    const bundle = uploadedBundle(call, json.body, entrypoint);
     const fields: FunctionEdit = {
       ...(q.slug !== undefined ? { slug: q.slug } : {}),
       ...(json.name ?? q.name) !== undefined ? { name: (json.name ?? q.name)! } : {},

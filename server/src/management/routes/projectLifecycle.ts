@@ -14,6 +14,10 @@ export const projectLifecycleArea: ApiArea = {
 
   "v1-restore-a-project": async (call) => {
     const project = await requireProject(call);
+    const branch = await call.services.branches.byIdOrRef(project.ref);
+    if (branch?.deletion_scheduled_at) {
+      throw new ApiError(400, `Project ${project.ref} is a branch scheduled for deletion at ${branch.deletion_scheduled_at}: restore it with POST /v1/branches/${project.ref}/restore`);
+    }
     await call.services.provisioner.restore(project.ref);
     return ok({});
   },

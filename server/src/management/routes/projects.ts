@@ -1,5 +1,6 @@
 // Routes (Management API): projects — create (a database from the template), list, get,
-// rename, delete, and the regions a project can be recorded in.
+// rename, delete (with its branches), and the regions a project can be recorded in.
+import { removeWithBranches } from "../branches/branchLifecycle";
 import { ApiError, forbidden } from "../http/apiError";
 import { publishedDocument } from "../openapi/managementDocument";
 import { grantReaches, requireOrganization, requireProject } from "./access";
@@ -56,7 +57,8 @@ export const projectsArea: ApiArea = {
 
   "v1-delete-a-project": async (call) => {
     const project = await requireProject(call);
-    if (!(await call.services.provisioner.remove(project.ref))) throw forbidden();
+    // Its branches go with it (they are made from it and listed under it), each with its database.
+    if (!(await removeWithBranches(call.services, project.ref))) throw forbidden();
     return ok({ id: project.id, ref: project.ref, name: project.name });
   },
 

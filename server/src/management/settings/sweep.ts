@@ -4,6 +4,7 @@
 // past their time revoked. Tests call `sweep` with
 // a fake clock instead of waiting for the timer.
 import type { FastifyBaseLogger } from "fastify";
+import { runEvery } from "../platform/periodic";
 import type { Services } from "../services";
 
 export async function sweep(services: Services, log?: FastifyBaseLogger): Promise<void> {
@@ -31,10 +32,5 @@ export async function sweep(services: Services, log?: FastifyBaseLogger): Promis
 
 /** Runs `sweep` every `everyMs` until the returned function is called. */
 export function startSweeps(services: Services, log: FastifyBaseLogger, everyMs = 30_000): () => void {
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    running ??= sweep(services, log).finally(() => (running = undefined));
-  }, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  return runEvery(everyMs, () => sweep(services, log));
 }

@@ -1,5 +1,6 @@
-// Platform store: branch records (parent, the branch's own project, git branch, status) and
-// their action runs (one step, its status and logs).
+// Platform store: branch records (parent, the branch's own project, git branch, status, a
+// scheduled deletion), their action runs (one step, its status and logs), and the branches whose
+// scheduled deletion was carried out.
 import type { Sql } from "../platform/sql";
 
 export interface BranchRecord {
@@ -14,6 +15,18 @@ export interface BranchRecord {
   db_pass: string;
   created_at: string;
   updated_at: string;
+  /** When the branch is deleted for good, unless restored before; null when not scheduled. */
+  deletion_scheduled_at: string | null;
+  /** Whether scheduling the deletion closed its database (so a restore opens it again). */
+  closed_for_deletion: boolean;
+}
+
+export interface PurgedBranch {
+  id: string;
+  name: string;
+  parent_ref: string;
+  branch_ref: string;
+  purged_at: string;
 }
 
 export type RunStep = "clone" | "pull" | "health" | "configure" | "migrate" | "seed" | "deploy";
@@ -30,7 +43,8 @@ export interface ActionRun {
 }
 
 const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${column}`;
-const branchColumns = `id::text, name, parent_ref, branch_ref, git_branch, persistent, status, with_data, db_pass, ${iso("created_at")}, ${iso("updated_at")}`;
+const branchColumns = `id::text, name, parent_ref, branch_ref, git_branch, persistent, status, with_data, db_pass, ${iso("created_at")}, ${iso("updated_at")},
+  ${iso("deletion_scheduled_at")}, closed_for_deletion`;
 const runColumns = `id::text, branch_id::text, step, status, logs, ${iso("created_at")}, ${iso("updated_at")}`;
 
 export class BranchStore {
@@ -63,6 +77,38 @@ export class BranchStore {
          status = coalesce($5, status), updated_at = now() where id = $1 returning ${branchColumns}`,
       [id, fields.name ?? null, fields.git_branch ?? null, fields.persistent ?? null, fields.status ?? null],
     ))!;
+  }
+
+  async scheduleDeletion(id: string, at: Date, closed: boolean): Promise<BranchRecord> {
+    return (await this.sql.one<BranchRecord>(
+      `update platform.branches set deletion_scheduled_at = $2, closed_for_deletion = $3, updated_at = now() where id = $1 returning ${branchColumns}`,
+      [id, at.toISOString(), closed],
+    ))!;
+  }
+
+  async cancelDeletion(id: string): Promise<void> {
+    await this.sql.rows("update platform.branches set deletion_scheduled_at = null, closed_for_deletion = false, updated_at = now() where id = $1", [id]);
+  }
+
+  /** Branches whose scheduled deletion is due at `now`. */
+  async dueForDeletion(now: Date): Promise<BranchRecord[]> {
+    return this.sql.rows<BranchRecord>(`select ${branchColumns} from platform.branches where deletion_scheduled_at <= $1 order by deletion_scheduled_at`, [now.toISOString()]);
+  }
+
+  /** Recorded before the branch's project is removed (its branch row goes with it). */
+  async recordPurged(b: BranchRecord, at: Date): Promise<void> {
+    await this.sql.rows(
+      `insert into platform.purged_branches (branch_ref, id, name, parent_ref, purged_at) values ($1, $2, $3, $4, $5)
+       on conflict (branch_ref) do update set purged_at = excluded.purged_at`,
+      [b.branch_ref, b.id, b.name, b.parent_ref, at.toISOString()],
+    );
+  }
+
+  async purged(idOrRef: string): Promise<PurgedBranch | undefined> {
+    return this.sql.one<PurgedBranch>(
+      `select id::text, name, parent_ref, branch_ref, ${iso("purged_at")} from platform.purged_branches where branch_ref = $1 or id::text = $1`,
+      [idOrRef],
+    );
   }
 
   async startRun(branchId: string, step: RunStep): Promise<ActionRun> {

@@ -6,6 +6,7 @@ import projectLogins from "./0200_project_logins";
 import secrets from "./0400_secrets";
 import functions from "./0401_functions";
 import branches from "./0402_branches";
+import branchDeletion from "./0403_branch_deletion";
 import settings from "./0300_settings";
 import network from "./0301_network";
 import backups from "./0302_backups";
@@ -40,6 +41,7 @@ export const migrations: Migration[] = [
   secrets,
   functions,
   branches,
+  branchDeletion,
   oauth,
   upgrades,
   domains,
