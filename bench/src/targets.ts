@@ -9,64 +9,68 @@ import { flatness } from "./bigTables";
  * 1,000 to 10,000 requests (allocator noise, not a leak). */
 const extraPrivateMiB = 6;
 const leakToleranceMiB = 0.5;
+/** Our server's req/s over PostGraphile v5's, on every bench query at every client count. */
+const minTimesV5 = 2.5;
 
 function cellOf(r: Report, q: BenchQuery | undefined, engine: EngineId, clients: number): Cell | undefined {
   return r.rows.find((x) => x.query === q && x.engine === engine)?.byClients.get(clients);
 }
 
 /** Per client count, numerator rps / denominator rps; undefined when either is missing. */
-function ratios(r: Report, q: BenchQuery | undefined, num: EngineId, den: EngineId[]): Map<number, { value: number; against: EngineId }> | undefined {
-  const out = new Map<number, { value: number; against: EngineId }>();
+function ratios(r: Report, q: BenchQuery | undefined, num: EngineId, den: EngineId): Map<number, number> | undefined {
+  const out = new Map<number, number>();
   for (const c of r.clients) {
     const mine = cellOf(r, q, num, c);
-    // Against several engines, the strongest one is the one to beat.
-    const theirs = den
-      .map((e) => ({ e, cell: cellOf(r, q, e, c) }))
-      .filter((x): x is { e: EngineId; cell: Cell } => x.cell !== undefined && x.cell.rps > 0)
-      .sort((a, b) => b.cell.rps - a.cell.rps)[0];
-    if (!mine || !theirs) return undefined;
-    out.set(c, { value: mine.rps / theirs.cell.rps, against: theirs.e });
+    const theirs = cellOf(r, q, den, c);
+    if (!mine || !theirs || theirs.rps <= 0) return undefined;
+    out.set(c, mine.rps / theirs.rps);
   }
   return out;
 }
 
-const shortName: Record<EngineId, string> = {
-  sql: "SQL floor",
-  resolve: "resolve",
-  httpFloor: "HTTP floor",
-  ours: "ours",
-  postgraphile4: "v4",
-  postgraphile5: "v5",
-};
+/** "1.23× @1, 1.74× @8" */
+function perClients(ratio: Map<number, number>): string {
+  return [...ratio].map(([c, x]) => `${x.toFixed(2)}× @${c}`).join(", ");
+}
 
 export function evaluateTargets(r: Report): Target[] {
   const targets: Target[] = [];
   const nested = r.rows.find((x) => x.query.name === "nested")?.query;
 
-  // "Within 1.3× the SQL floor" is about time per request: floor rps / resolve rps ≤ 1.3.
-  const inDb = ratios(r, nested, "sql", ["resolve"]);
+  // "Within 1.3× the SQL floor" is about time per request: floor rps / resolve rps ≤ 1.3. The
+  // floor with its answer cast to jsonb is printed beside it, not judged: it is the part of the
+  // gap that returning jsonb alone makes.
+  const inDb = ratios(r, nested, "sql", "resolve");
+  const jsonbFloor = r.clients.flatMap((c) => {
+    const text = cellOf(r, nested, "sql", c)?.rps;
+    const jsonb = r.jsonbFloorRps?.get(c);
+    return text && jsonb ? [`${(text / jsonb).toFixed(2)}× @${c}`] : [];
+  });
   targets.push({
-    name: "In the database: warm `graphql.resolve` within 1.3× the SQL floor (nested query, time per request)",
-    measured: inDb ? [...inDb].map(([c, x]) => `${x.value.toFixed(2)}× @${c}`).join(", ") : "not measured",
-    pass: inDb !== undefined && [...inDb.values()].every((x) => x.value <= 1.3),
+    name: "In the database: warm `graphql.resolve` at most 1.3× the SQL floor's time per request (nested query)",
+    measured: inDb
+      ? perClients(inDb) + (jsonbFloor.length > 0 ? ` (floor cast to jsonb: ${jsonbFloor.join(", ")})` : "")
+      : "not measured",
+    pass: inDb !== undefined && [...inDb.values()].every((x) => x <= 1.3),
   });
 
-  const reads = [...new Set(r.rows.map((x) => x.query))].filter((q) => q.kind === "read");
-  for (const q of reads) {
-    const vsPg = ratios(r, q, "ours", ["postgraphile4", "postgraphile5"]);
+  const vsFloor = ratios(r, nested, "ours", "httpFloor");
+  targets.push({
+    name: "Over HTTP: nested query at least 0.85× the HTTP floor's req/s",
+    measured: vsFloor ? perClients(vsFloor) : "not measured",
+    pass: vsFloor !== undefined && [...vsFloor.values()].every((x) => x >= 0.85),
+  });
+
+  // Every bench query, reads and writes, against PostGraphile v5 alone.
+  const queries = [...new Set(r.rows.map((x) => x.query))];
+  for (const q of queries) {
+    const vsV5 = ratios(r, q, "ours", "postgraphile5");
     targets.push({
-      name: `Over HTTP: at least 1.5× PostGraphile's req/s — ${q.title}`,
-      measured: vsPg ? [...vsPg].map(([c, x]) => `${x.value.toFixed(2)}× ${shortName[x.against]} @${c}`).join(", ") : "not measured",
-      pass: vsPg !== undefined && [...vsPg.values()].every((x) => x.value >= 1.5),
+      name: `Over HTTP: at least ${minTimesV5}× PostGraphile v5's req/s — ${q.title}`,
+      measured: vsV5 ? perClients(vsV5) : "not measured",
+      pass: vsV5 !== undefined && [...vsV5.values()].every((x) => x >= minTimesV5),
     });
   }
-
-  const vsFloor = ratios(r, nested, "ours", ["httpFloor"]);
-  targets.push({
-    name: "Over HTTP: nested query within 0.8× of the HTTP floor's req/s",
-    measured: vsFloor ? [...vsFloor].map(([c, x]) => `${x.value.toFixed(2)}× @${c}`).join(", ") : "not measured",
-    pass: vsFloor !== undefined && [...vsFloor.values()].every((x) => x.value >= 0.8),
-  });
 
   targets.push({
     name: "Cold start of a backend (bundle load + reflection) under 50 ms",
@@ -127,12 +131,14 @@ export function explainMisses(r: Report, targets: Target[]): string[] {
   const resolve = statementsOf(r, "nested", "resolve");
   const floor = statementsOf(r, "nested", "sql");
   if (missed("In the database") && resolve && floor) {
-    const js = resolve.dbMs - resolve.nestedMs;
+    // Outside the statements it runs: JavaScript, the call layers, and the answer's jsonb parse.
+    const outside = resolve.dbMs - resolve.nestedMs;
     notes.push(
       `Nested query in the database: graphql.resolve takes ${resolve.dbMs.toFixed(2)} ms per request in the backend, of which ${resolve.nestedMs.toFixed(2)} ms in the SQL it runs ` +
-        `(${(resolve.perRequest - floor.perRequest).toFixed(0)} statement(s) inside it) and ${js.toFixed(2)} ms in JavaScript; the hand-written SQL takes ${floor.dbMs.toFixed(2)} ms. ` +
-        (resolve.nestedMs > 1.3 * floor.dbMs ? "The generated SQL alone is slower than the floor: look at its plan first. " : "") +
-        (js > floor.dbMs ? "The JavaScript part (parse, validate, plan, render, JSON) exceeds the whole floor: an operation cache and less JSON work would help most." : ""),
+        `(${(resolve.perRequest - floor.perRequest).toFixed(0)} statement(s) inside it) and ${outside.toFixed(2)} ms outside it (JavaScript, the call layers, parsing the answer into jsonb); ` +
+        `the hand-written SQL takes ${floor.dbMs.toFixed(2)} ms. ` +
+        (resolve.nestedMs > 1.3 * floor.dbMs ? "The generated SQL alone is past 1.3× the floor: its answer carries the connection wrappers (edges, node) the floor's does not. " : "") +
+        (outside > floor.dbMs ? "The part outside the SQL exceeds the whole floor." : ""),
     );
   }
   const nested = r.rows.find((x) => x.query.name === "nested")?.query;
@@ -151,8 +157,16 @@ export function explainMisses(r: Report, targets: Target[]): string[] {
       );
     }
   }
+  const oursNested = statementsOf(r, "nested", "ours");
+  const floorNested = statementsOf(r, "nested", "httpFloor");
+  if (missed("Over HTTP: nested") && oursNested && floorNested) {
+    notes.push(
+      `Nested query over HTTP: our server's statement takes ${oursNested.dbMs.toFixed(2)} ms per request in the database (${oursNested.nestedMs.toFixed(2)} ms of it in generated SQL), ` +
+        `the HTTP floor's ${floorNested.dbMs.toFixed(2)} ms; the rest of the gap is spent outside the database, in the server process, which shares the machine's cores with the backends at saturation.`,
+    );
+  }
   for (const t of targets) {
-    if (t.pass || !t.name.startsWith("Over HTTP: at least") || t.measured === "not measured") continue;
+    if (t.pass || !t.name.startsWith("Over HTTP: at least " + minTimesV5) || t.measured === "not measured") continue;
     const q = r.rows.find((x) => t.name.endsWith(x.query.title))?.query;
     if (!q) continue;
     const ours = statementsOf(r, q.name, "ours");

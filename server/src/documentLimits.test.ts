@@ -19,6 +19,17 @@ describe("checkDocument", () => {
     expect(check("query A { a } mutation B { b }", "B")).toEqual({ kind: "accepted", operation: "mutation" });
   });
 
+  it("gives a repeated document the verdict of its own limits and operation name", () => {
+    const query = "query A { a { b { c } } } mutation B { b }";
+    expect(check(query, "A")).toEqual({ kind: "accepted", operation: "query" });
+    expect(check(query, "A")).toEqual({ kind: "accepted", operation: "query" });
+    expect(check(query, "")).toEqual({ kind: "accepted", operation: undefined });
+    expect(checkDocument({ query, variables: null, operationName: "A" }, { ...limits, maxDepth: 2 })).toEqual({
+      kind: "refused",
+      message: "The query nests 3 levels deep; at most 2 are accepted",
+    });
+  });
+
   it("leaves unparsable or ambiguous documents to the resolver", () => {
     expect(check("{ a")).toEqual({ kind: "accepted", operation: undefined });
     expect(check("query A { a } mutation B { b }")).toEqual({ kind: "accepted", operation: undefined });

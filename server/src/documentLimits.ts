@@ -13,6 +13,7 @@ import {
 } from "graphql";
 import type { DocumentLimits } from "./config";
 import type { GraphQLPayload } from "./resolveStatement";
+import { LruMap } from "../../src/util/LruMap";
 
 export type DocumentCheck =
   /** `operation` is undefined when the document does not parse or selects no single operation:
@@ -82,11 +83,29 @@ function selectedOperations(document: DocumentNode, operationName: string | null
   return operations.filter((o) => o.name?.value === operationName);
 }
 
+// Clients send the same few documents again and again: a verdict is remembered per limits and
+// document (bounded in count and in the length of what is kept), so parsing and measuring run
+// once per document rather than once per request.
+const verdictCacheSize = 1_000;
+const longestCachedDocument = 20_000;
+const verdicts = new WeakMap<DocumentLimits, LruMap<string, DocumentCheck>>();
+
 export function checkDocument(payload: GraphQLPayload, limits: DocumentLimits): DocumentCheck {
   const length = payload.query.length;
   if (length > limits.maxDocumentLength) {
     return { kind: "refused", message: `The document is ${length} characters long; at most ${limits.maxDocumentLength} are accepted` };
   }
+  if (length > longestCachedDocument) return measureDocument(payload, limits);
+  let cache = verdicts.get(limits);
+  if (!cache) verdicts.set(limits, (cache = new LruMap(verdictCacheSize)));
+  // No operation name and an empty one select differently, so they key differently.
+  const key = (payload.operationName === null ? "\u0000" : "\u0001" + payload.operationName + "\u0000") + payload.query;
+  let verdict = cache.get(key);
+  if (!verdict) cache.set(key, (verdict = measureDocument(payload, limits)));
+  return verdict;
+}
+
+function measureDocument(payload: GraphQLPayload, limits: DocumentLimits): DocumentCheck {
   let document: DocumentNode;
   try {
     document = parse(payload.query, { noLocation: true });
