@@ -7,11 +7,11 @@ import { databaseOf, serverKey } from "../platform/connectionUrl";
 import { withConnection } from "../platform/sql";
 import { scramVerifier } from "../provision/scramVerifier";
 import { noRouterNote, poolerEntry, routerNote } from "../router/poolerEntry";
-import { readPostgresConfig, updatePostgresConfig, type PostgresConfigTarget } from "../settings/postgresConfig";
+import { pendingRestart, readPostgresConfig, updatePostgresConfig, type PostgresConfigTarget } from "../settings/postgresConfig";
 import { readPostgrestConfig, updatePostgrestConfig, type PostgrestChanges } from "../settings/postgrestConfig";
 import type { ProjectRecord } from "../store/projectStore";
 import { requireProject, withProjectDatabase } from "./access";
-import { ok, type ApiArea, type Call } from "./operation";
+import { ok, type Answer, type ApiArea, type Call } from "./operation";
 
 function configTarget(call: Call, project: ProjectRecord): PostgresConfigTarget {
   const { servers, projects, config } = call.services;
@@ -31,6 +31,13 @@ function configTarget(call: Call, project: ProjectRecord): PostgresConfigTarget 
       return others!.n === 0;
     },
   };
+}
+
+/** Names the settings written for the server's next start: the platform does not restart it. */
+function withRestartNote(answer: Answer, pending: string[], asked: boolean): Answer {
+  if (pending.length === 0) return answer;
+  const note = `required: ${pending.join(", ")} take effect when PostgreSQL restarts${asked ? "; restart_database was asked, but the platform does not restart servers: restart PostgreSQL to apply them" : ""}`;
+  return { ...answer, headers: { ...answer.headers, "x-restart-database": note } };
 }
 
 const noPooler =
@@ -98,15 +105,18 @@ export const projectSettingsArea: ApiArea = {
 
   "v1-get-postgres-config": async (call) => {
     const project = await requireProject(call);
-    return ok(await readPostgresConfig(configTarget(call, project).databaseUrl));
+    const { databaseUrl } = configTarget(call, project);
+    return withRestartNote(ok(await readPostgresConfig(databaseUrl)), await pendingRestart(databaseUrl), false);
   },
 
   "v1-update-postgres-config": async (call) => {
     const project = await requireProject(call);
-    const config = await updatePostgresConfig(configTarget(call, project), call.body as Record<string, unknown>);
+    const body = call.body as Record<string, unknown>;
+    const target = configTarget(call, project);
+    const config = await updatePostgresConfig(target, body);
     // Database settings reach new sessions only.
     await call.services.pools.release(project.ref);
-    return ok(config);
+    return withRestartNote(ok(config), await pendingRestart(target.databaseUrl), body.restart_database === true);
   },
 
   "v1-get-readonly-mode-status": async (call) => {
