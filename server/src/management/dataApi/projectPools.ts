@@ -94,7 +94,28 @@ export class ProjectPools {
     return { project, tuning, database: new Database({ connectionString: url, poolSize, statementTimeoutMs, preparedStatements }) };
   }
 
-  /** Forgets the project and closes its pool (before a pause or a drop, or after a failure). */
+  /** Tells the other server processes that a project's pool must be reopened (set by the services). */
+  announce: (ref: string) => Promise<void> = async () => {};
+
+  /** The project's settings or database changed: its pool is reopened here and in every other
+   * process (before a pause or a drop, after a settings change or a restore). */
+  async changed(ref: string): Promise<void> {
+    await this.release(ref);
+    await this.announce(ref);
+  }
+
+  /** Closes the pools whose stored settings differ from the ones they were opened with (the
+   * sweep's catch-up for a change announcement this process missed). */
+  async dropStale(): Promise<void> {
+    for (const [ref, entry] of [...this.entries]) {
+      const opened = await entry.catch(() => undefined);
+      if (!opened || (await this.tune(ref)).key === opened.tuning.key) continue;
+      if (this.entries.get(ref) === entry) await this.release(ref);
+    }
+  }
+
+  /** Forgets the project and closes its pool, in this process only (after a failure, or told by
+   * another process). */
   async release(ref: string): Promise<void> {
     const entry = this.entries.get(ref);
     this.entries.delete(ref);

@@ -115,7 +115,7 @@ export const projectSettingsArea: ApiArea = {
     const target = configTarget(call, project);
     const config = await updatePostgresConfig(target, body);
     // Database settings reach new sessions only.
-    await call.services.pools.release(project.ref);
+    await call.services.pools.changed(project.ref);
     return withRestartNote(ok(config), await pendingRestart(target.databaseUrl), body.restart_database === true);
   },
 
