@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterInfo } from "../harness/db";
 import { sweep } from "../../server/src/management/settings/sweep";
-import { changeChannel } from "../../server/src/management/platform/changeFeed";
+import { listenerName } from "../../server/src/management/platform/changeFeed";
 import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, type ApiResponse, type TestPlatform } from "./support";
 import { makeProject, seed } from "./settingsSupport";
 
@@ -101,8 +101,8 @@ describe("missed announcements", () => {
     expect(exposesApi(await onSecond(gadgets))).toBe(false);
     const ended = await adminQuery(
       clusterUrl(clusterInfo()),
-      "select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = $1 and query like 'LISTEN %' || $2 || '%'",
-      [first.platformDatabase, changeChannel],
+      "select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = $1 and application_name = $2",
+      [first.platformDatabase, listenerName],
     );
     expect(ended).toEqual([{ ok: true }, { ok: true }]);
     expect(exposesApi(await eventually(() => onSecond(gadgets), exposesApi))).toBe(true);

@@ -9,6 +9,8 @@ import createSubscriber, { type Subscriber } from "pg-listen";
 import type { Sql } from "./sql";
 
 export const changeChannel = "pg_graphql_project_changes";
+/** The application_name of each process's listening connection. */
+export const listenerName = "pg_graphql_platform_changes";
 
 export type ProjectChange =
   /** Its data API settings or its database changed: reopen its pool. */
@@ -50,7 +52,7 @@ export class ChangeFeed {
 
   async listen(handlers: ChangeHandlers): Promise<void> {
     const subscriber = createSubscriber(
-      { connectionString: this.platformUrl, application_name: "pg_graphql_platform_changes" },
+      { connectionString: this.platformUrl, application_name: listenerName },
       { retryTimeout: 0, retryInterval: (attempt) => Math.min(250 * 2 ** attempt, 10_000) },
     );
     const run = (work: Promise<void>) => work.catch((e: unknown) => this.log.warn({ err: e }, "acting on a project change failed"));

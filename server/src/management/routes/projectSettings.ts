@@ -7,7 +7,7 @@ import { databaseOf, serverKey } from "../platform/connectionUrl";
 import { withConnection } from "../platform/sql";
 import { scramVerifier } from "../provision/scramVerifier";
 import { noRouterNote, poolerEntry, routerNote } from "../router/poolerEntry";
-import { pendingRestart, readPostgresConfig, updatePostgresConfig, type PostgresConfigTarget } from "../settings/postgresConfig";
+import { readPostgresConfig, updatePostgresConfig, type PostgresConfigState, type PostgresConfigTarget } from "../settings/postgresConfig";
 import { readPostgrestConfig, updatePostgrestConfig, type PostgrestChanges } from "../settings/postgrestConfig";
 import type { ProjectRecord } from "../store/projectStore";
 import { requireProject, withProjectDatabase } from "./access";
@@ -33,11 +33,12 @@ function configTarget(call: Call, project: ProjectRecord): PostgresConfigTarget 
   };
 }
 
-/** Names the settings written for the server's next start: the platform does not restart it. */
-function withRestartNote(answer: Answer, pending: string[], asked: boolean): Answer {
-  if (pending.length === 0) return answer;
-  const note = `required: ${pending.join(", ")} take effect when PostgreSQL restarts${asked ? "; restart_database was asked, but the platform does not restart servers: restart PostgreSQL to apply them" : ""}`;
-  return { ...answer, headers: { ...answer.headers, "x-restart-database": note } };
+/** The settings, naming in a header the ones written for the server's next start: the platform
+ * does not restart servers. */
+function withRestartNote({ config, pendingRestart }: PostgresConfigState, asked: boolean): Answer {
+  if (pendingRestart.length === 0) return ok(config);
+  const unasked = asked ? "; restart_database was asked, but the platform does not restart servers: restart PostgreSQL to apply them" : "";
+  return { status: 200, body: config, headers: { "x-restart-database": `required: ${pendingRestart.join(", ")} take effect when PostgreSQL restarts${unasked}` } };
 }
 
 const noPooler =
@@ -105,18 +106,16 @@ export const projectSettingsArea: ApiArea = {
 
   "v1-get-postgres-config": async (call) => {
     const project = await requireProject(call);
-    const { databaseUrl } = configTarget(call, project);
-    return withRestartNote(ok(await readPostgresConfig(databaseUrl)), await pendingRestart(databaseUrl), false);
+    return withRestartNote(await readPostgresConfig(configTarget(call, project).databaseUrl), false);
   },
 
   "v1-update-postgres-config": async (call) => {
     const project = await requireProject(call);
     const body = call.body as Record<string, unknown>;
-    const target = configTarget(call, project);
-    const config = await updatePostgresConfig(target, body);
+    const state = await updatePostgresConfig(configTarget(call, project), body);
     // Database settings reach new sessions only.
     await call.services.pools.changed(project.ref);
-    return withRestartNote(ok(config), await pendingRestart(target.databaseUrl), body.restart_database === true);
+    return withRestartNote(state, body.restart_database === true);
   },
 
   "v1-get-readonly-mode-status": async (call) => {

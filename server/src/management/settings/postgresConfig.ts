@@ -55,10 +55,12 @@ interface SettingRow {
   setting: string;
   shown: string;
   context: string;
+  /** Written for the server's next start (ALTER SYSTEM of a postmaster setting). */
+  pending_restart: boolean;
 }
 
 async function settingRows(sql: Sql, names: string[]): Promise<SettingRow[]> {
-  return sql.rows<SettingRow>("select name, setting, current_setting(name) as shown, context from pg_settings where name = any($1) order by name", [names]);
+  return sql.rows<SettingRow>("select name, setting, current_setting(name) as shown, context, pending_restart from pg_settings where name = any($1) order by name", [names]);
 }
 
 function asJson(row: SettingRow): string | number | boolean {
@@ -72,9 +74,16 @@ function asJson(row: SettingRow): string | number | boolean {
   }
 }
 
-export async function readPostgresConfig(databaseUrl: string): Promise<PostgresConfig> {
+export interface PostgresConfigState {
+  /** The values a new session of the project's database gets. */
+  config: PostgresConfig;
+  /** The settings written but waiting for a restart of the server. */
+  pendingRestart: string[];
+}
+
+export async function readPostgresConfig(databaseUrl: string): Promise<PostgresConfigState> {
   const rows = await withConnection(databaseUrl, (sql) => settingRows(sql, Object.keys(postgresConfigFields)));
-  return Object.fromEntries(rows.map((r) => [r.name, asJson(r)]));
+  return { config: Object.fromEntries(rows.map((r) => [r.name, asJson(r)])), pendingRestart: rows.filter((r) => r.pending_restart).map((r) => r.name) };
 }
 
 function settingText(value: unknown): string {
@@ -130,17 +139,10 @@ async function setServerWide(target: PostgresConfigTarget, changes: Array<[strin
   });
 }
 
-/** The document's settings written but waiting for a restart of the server. */
-export async function pendingRestart(databaseUrl: string): Promise<string[]> {
-  const rows = await withConnection(databaseUrl, (sql) =>
-    sql.rows<{ name: string }>("select name from pg_settings where pending_restart and name = any($1) order by name", [Object.keys(postgresConfigFields)]),
-  );
-  return rows.map((r) => r.name);
-}
 
 /** Applies the changes (all or none) and answers the settings new sessions get. Postmaster
  * settings are written for the next start only: `pendingRestart` names them. */
-export async function updatePostgresConfig(target: PostgresConfigTarget, body: Record<string, unknown>): Promise<PostgresConfig> {
+export async function updatePostgresConfig(target: PostgresConfigTarget, body: Record<string, unknown>): Promise<PostgresConfigState> {
   const { restart_database: _restart, ...values } = body;
   const entries = Object.entries(values);
   const rows = await withConnection(target.adminUrl, (sql) => settingRows(sql, entries.map(([k]) => k)));
