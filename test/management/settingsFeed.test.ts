@@ -61,6 +61,23 @@ describe("a change made through one process", () => {
     expect(await eventually(workMem, (w) => w === "5MB")).toBe("5MB");
   });
 
+  it("leaves no request in flight unanswered while the pools are reopened", async () => {
+    let running = true;
+    const answers: ApiResponse[] = [];
+    const keepAsking = async () => {
+      while (running) answers.push(await onSecond("{ work_mem_now }"));
+    };
+    const askers = [keepAsking(), keepAsking(), keepAsking()];
+    for (const workMem of ["6MB", "7MB", "8MB", "9MB"]) {
+      expect((await call("PUT", `/v1/projects/${ref}/config/database/postgres`, { work_mem: workMem })).status).toBe(200);
+    }
+    await eventually(() => onSecond("{ work_mem_now }"), (r) => r.body.data?.work_mem_now === "9MB");
+    running = false;
+    await Promise.all(askers);
+    expect(answers.length).toBeGreaterThan(0);
+    expect(answers.filter((r) => r.status !== 200 || r.body.data?.work_mem_now === undefined).map((r) => r.body)).toEqual([]);
+  });
+
   it("reaches the other's data API: network restrictions, applied and lifted", async () => {
     const status = async () => (await onSecond("{ __typename }")).status;
     expect(await status()).toBe(200);

@@ -15,6 +15,8 @@ export interface ProjectEntry {
   project: ProjectRecord;
   database: Database;
   tuning: DataApiTuning;
+  /** Set when the entry is released: its pool takes no new statements. */
+  released?: boolean;
 }
 
 /** How every project's data API runs its requests (the server's own settings). */
@@ -120,8 +122,12 @@ export class ProjectPools {
     const entry = this.entries.get(ref);
     this.entries.delete(ref);
     const opened = await entry?.catch(() => undefined);
-    if (opened) this.authenticators.forget(opened.project.id);
-    await opened?.database.end(2000);
+    if (opened) {
+      opened.released = true;
+      this.authenticators.forget(opened.project.id);
+    }
+    // Statements already running or waiting finish first (each within the statement timeout).
+    await opened?.database.end(this.settings.statementTimeoutMs > 0 ? this.settings.statementTimeoutMs + 2000 : 30_000);
   }
 
   async closeAll(): Promise<void> {

@@ -139,7 +139,6 @@ async function setServerWide(target: PostgresConfigTarget, changes: Array<[strin
   });
 }
 
-
 /** Applies the changes (all or none) and answers the settings new sessions get. Postmaster
  * settings are written for the next start only: `pendingRestart` names them. */
 export async function updatePostgresConfig(target: PostgresConfigTarget, body: Record<string, unknown>): Promise<PostgresConfigState> {
