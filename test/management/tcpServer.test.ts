@@ -21,8 +21,11 @@ beforeAll(async () => {
   ref = ctx.ref;
 });
 afterAll(async () => {
-  await ctx?.close();
-  if (server) stopCluster(server);
+  try {
+    await ctx?.close();
+  } finally {
+    if (server) stopCluster(server);
+  }
 });
 
 function tcpClient(ssl: boolean, password = "a-password-1"): pg.Client {
