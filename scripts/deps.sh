@@ -14,6 +14,8 @@ packages=(
   chromium fonts-liberation
   # the server test behind a transaction-mode pooler
   pgbouncer
+  # the certificate of the test server that enforces SSL
+  openssl
 )
 
 missing=()

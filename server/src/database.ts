@@ -133,14 +133,37 @@ export class Database {
     }
   }
 
-  /** Closes the pool's connections, waiting at most `timeoutMs` for backends to acknowledge. */
+  /** Closes the pool's connections once the statements running or waiting for a connection have
+   * finished (pg-pool never serves a waiting one once it is ending), then waits for backends to
+   * acknowledge; `timeoutMs` bounds the whole. */
   async end(timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.idle() && Date.now() < deadline) await this.nextRelease(deadline - Date.now());
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, timeoutMs);
+      timer = setTimeout(resolve, Math.max(deadline - Date.now(), 0));
       timer.unref();
     });
     await Promise.race([this.pool.end(), late]);
     clearTimeout(timer);
   }
+
+  private idle(): boolean {
+    return this.pool.waitingCount === 0 && this.pool.idleCount === this.pool.totalCount;
+  }
+
+  /** Resolves when a connection is given back or closed, or after `ms`. */
+  private nextRelease(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.pool.off("release", done).off("remove", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      this.pool.on("release", done).on("remove", done);
+    });
+  }
+
 }

@@ -1,7 +1,7 @@
 // Test infrastructure: starts a throwaway PostgreSQL 15 cluster (initdb into a temp dir, Unix
 // socket only) and removes it. As root, the server runs as the `postgres` system user.
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -19,9 +19,13 @@ export interface ClusterInfo {
 export interface ClusterOptions {
   /** Extra `postgresql.conf` settings. */
   settings?: Record<string, string>;
+  /** The port (default 5432: only the socket's name, while the server does not listen on TCP). */
+  port?: number;
+  /** Runs after initdb, before the first start (e.g. to write pg_hba.conf or certificates). */
+  prepare?: (dataDir: string) => void;
 }
 
-const defaultSettings: Record<string, string> = {
+export const clusterDefaults: Record<string, string> = {
   listen_addresses: "''",
   fsync: "off",
   synchronous_commit: "off",
@@ -54,6 +58,16 @@ function postgresUid(): { uid: number; gid: number } {
   return { uid, gid };
 }
 
+/** Writes a file the server's OS user owns (a private one when `mode` is 0o600). */
+export function writeServerFile(path: string, text: string, mode = 0o644): void {
+  writeFileSync(path, text, { mode });
+  chmodSync(path, mode);
+  if (isRoot) {
+    const { uid, gid } = postgresUid();
+    chownSync(path, uid, gid);
+  }
+}
+
 /** A temp folder the server's OS user owns. */
 export function serverFolder(prefix: string): string {
   const root = mkdtempSync(join(tmpdir(), prefix));
@@ -70,6 +84,7 @@ export function startCluster(options: ClusterOptions = {}): ClusterInfo {
   const root = serverFolder("pg-graphql-test-");
   const dataDir = join(root, "data");
   asServer(join(bindir, "initdb"), ["-D", dataDir, "--no-locale", "-E", "UTF8", "-U", "postgres", "-A", "trust", "--nosync"]);
+  options.prepare?.(dataDir);
   return startDataDir(root, dataDir, options);
 }
 
@@ -77,8 +92,8 @@ export function startCluster(options: ClusterOptions = {}): ClusterInfo {
 export function startDataDir(root: string, dataDir: string, options: ClusterOptions = {}): ClusterInfo {
   const bindir = pgBindir();
   const logFile = join(root, "server.log");
-  const port = 5432;
-  const settings = { ...defaultSettings, unix_socket_directories: `'${root}'`, port: String(port), ...options.settings };
+  const port = options.port ?? 5432;
+  const settings = { ...clusterDefaults, unix_socket_directories: `'${root}'`, port: String(port), ...options.settings };
   const opts = Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`).join(" ");
   asServer(join(bindir, "pg_ctl"), ["-D", dataDir, "-l", logFile, "-w", "-t", "60", "-o", opts, "start"]);
   return { host: root, port, dataDir, logFile, bindir, user: isRoot ? "postgres" : (process.env.USER ?? "postgres") };

@@ -104,7 +104,7 @@ describe("database settings", () => {
     afterAll(() => adminQuery(clusterUrl(clusterInfo()), `drop database if exists ${neighbour}`).then(() => undefined));
     const cases: Array<[unknown, RegExp]> = [
       [{ work_mem: "lots", statement_timeout: "1s" }, /PostgreSQL refused the setting: invalid value for parameter "work_mem"/],
-      [{ max_connections: 50, work_mem: "1MB" }, /max_connections take effect only when PostgreSQL restarts/],
+      [{ max_connections: 50, work_mem: "1MB" }, /max_connections \(postmaster\) apply to the whole PostgreSQL server/],
       [{ checkpoint_timeout: "10min" }, /checkpoint_timeout \(sighup\) apply to the whole PostgreSQL server/],
       [{ statement_timeout: "soon" }, /statement_timeout/],
       [{ shared_memory: "1GB" }, /additional|must NOT have/],

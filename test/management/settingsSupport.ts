@@ -1,6 +1,7 @@
 // Test support for the project settings tests: a project with its anon key, and the rows,
 // schema and function the tests read through its GraphQL endpoint.
 import { expect } from "vitest";
+import type { ClusterInfo } from "../harness/cluster";
 import { clusterInfo } from "../harness/db";
 import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, type TestPlatform } from "./support";
 
@@ -12,8 +13,8 @@ export async function makeProject(on: TestPlatform, bearer: string, name: string
   return { ref: created.body.ref, anon: keys.body[0].api_key };
 }
 
-export async function seed(projectRef: string): Promise<void> {
-  const url = clusterUrl(clusterInfo(), projectRef);
+export async function seed(projectRef: string, server: ClusterInfo = clusterInfo()): Promise<void> {
+  const url = clusterUrl(server, projectRef);
   await adminQuery(
     url,
     `create table public.item (id int primary key);
@@ -42,11 +43,12 @@ export interface SettingsContext {
   close(): Promise<void>;
 }
 
-export async function settingsContext(email: string, name: string, now: () => number): Promise<SettingsContext> {
-  const platform = await startPlatform({ now });
+/** `server`: the cluster that holds the project (the run's one by default). */
+export async function settingsContext(email: string, name: string, now: () => number, server: ClusterInfo = clusterInfo()): Promise<SettingsContext> {
+  const platform = await startPlatform({ now, projectServers: [clusterUrl(server)] });
   const token = await platform.token(email);
   const { ref, anon } = await makeProject(platform, token, name);
-  await seed(ref);
+  await seed(ref, server);
   const call = (method: string, path: string, body?: unknown) => api(platform.baseUrl, token, method, path, body);
   return {
     platform,

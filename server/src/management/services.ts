@@ -9,6 +9,7 @@ import { ProjectLogins } from "./project/projectLogins";
 import type { ManagementConfig } from "./managementConfig";
 import { ensurePlatformDatabase, migrate } from "./platform/migrate";
 import { SqlPool } from "./platform/sql";
+import { ChangeFeed, type ProjectChange } from "./platform/changeFeed";
 import { ProjectServers } from "./provision/projectServers";
 import { Provisioner, type ProvisionStep } from "./provision/provisioner";
 import { OrganizationStore } from "./store/organizationStore";
@@ -61,6 +62,8 @@ export interface Services {
   bans: NetworkBans;
   databaseOptions: DatabaseOptions;
   jit: JitAccess;
+  /** Project changes told to and heard from the other server processes. */
+  changes: ChangeFeed;
   /** The database router's address once it listens (set by the server that runs it). */
   databaseRouter?: RouterAddress;
   close(): Promise<void>;
@@ -86,8 +89,23 @@ export async function openPlatform(url: string): Promise<SqlPool> {
   return platform;
 }
 
+/** Another process changed a project: act on it here too. */
+async function heard(change: ProjectChange, pools: ProjectPools, bans: NetworkBans): Promise<void> {
+  switch (change.kind) {
+    case "dataApi":
+      return pools.release(change.ref);
+    case "bans":
+      return bans.refresh();
+    default: {
+      const unknown: never = change;
+      throw new Error(`unknown project change ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
 export async function openServices(config: ManagementConfig, options: ServiceOptions): Promise<Services> {
   const platform = await openPlatform(config.platformDatabaseUrl);
+  let listening: ChangeFeed | undefined;
   try {
     const servers = await ProjectServers.open(config.projectServers);
     const projects = new ProjectStore(platform);
@@ -96,10 +114,20 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
     const pools = new ProjectPools(projects, servers, options.dataApi, new ProjectAuthenticators(platform), async (ref) =>
       dataApiTuning(await settings.get(ref), await restrictions.get(ref), config.now),
     );
+    const changes = new ChangeFeed(platform, config.platformDatabaseUrl, options.log);
+    pools.announce = (ref) => changes.announce({ kind: "dataApi", ref });
+    const bans = new NetworkBans(platform, config.now, config.banAfterFailures, (ref) => changes.announce({ kind: "bans", ref }));
+    await changes.listen({
+      changed: (change) => heard(change, pools, bans),
+      resync: async () => {
+        await Promise.all([pools.closeAll(), bans.refresh()]);
+      },
+    });
+    listening = changes;
     const readOnly = new ReadOnlyMode(settings, servers, pools, config.now, config.diskQuotaBytes);
     const provisioner = new Provisioner(platform, projects, servers, {
       log: options.log,
-      release: (ref) => pools.release(ref),
+      release: (ref) => pools.changed(ref),
       ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
     });
     const logsDb = await openLogsDatabase(config.platformDatabaseUrl);
@@ -127,10 +155,12 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       loginRoles: new LoginRoles(platform, servers, config.now),
       restrictions,
       backups: new Backups(platform, servers, pools, config.now),
-      bans: new NetworkBans(platform, config.now, config.banAfterFailures),
+      bans,
       databaseOptions: new DatabaseOptions(platform),
       jit: new JitAccess(platform, servers, config.now),
+      changes,
       async close() {
+        await changes.close();
         await pools.closeAll();
         await logWriter.close();
         await logsDb.close();
@@ -138,6 +168,7 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       },
     };
   } catch (e) {
+    await listening?.close();
     await platform.end();
     throw e;
   }

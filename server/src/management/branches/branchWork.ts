@@ -55,13 +55,13 @@ export async function replayMigrations(services: Services, from: ProjectRecord, 
   }
   await onDatabase(services, to, (sql) => applyMigrations(sql, to.owner_role, missing, log));
   // The data API reads the schema afresh on its next connection.
-  await services.pools.release(to.ref);
+  await services.pools.changed(to.ref);
 }
 
 /** The branch's database made again empty from the template, then the parent's migrations. */
 export async function resetBranchDatabase(services: Services, parent: ProjectRecord, branchProject: ProjectRecord, log: string[], upTo?: string): Promise<void> {
   const names = projectNames(branchProject.ref);
-  await services.pools.release(branchProject.ref);
+  await services.pools.changed(branchProject.ref);
   await withConnection(services.servers.get(branchProject.server).adminUrl, async (sql) => {
     await sql.rows(dropDatabaseDdl(names));
     await sql.rows(createDatabaseDdl(names, services.servers.templateDatabase));

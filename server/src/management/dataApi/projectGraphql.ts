@@ -4,13 +4,13 @@
 // settings decide the search path, refuse mutations in read-only mode, and turn away addresses
 // outside its network restrictions or banned after repeated failed authentication.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { acceptJsonAsText, answerGraphql, onDatabase } from "../../graphqlRoutes";
+import { acceptJsonAsText, answerGraphql, type Resolving } from "../../graphqlRoutes";
 import { fail } from "../../httpErrors";
 import { identify } from "../../identity";
 import { payloadFromBody, payloadFromSearch } from "../../payload";
 import type { NetworkBans } from "../settings/networkBans";
 import { clientAddress } from "../settings/networkRestrictions";
-import type { ProjectPools } from "./projectPools";
+import type { ProjectEntry, ProjectPools } from "./projectPools";
 
 export const projectPathPrefix = "/project/:ref";
 export const refHost = /^([a-z]{20})\./;
@@ -18,6 +18,19 @@ export const refHost = /^([a-z]{20})\./;
 interface ProjectGraphqlOptions {
   pools: ProjectPools;
   bans: NetworkBans;
+}
+
+/** The entry's database; when its pool was closed while the request held it (a settings change
+ * here or in another process reopened it), the statement runs on the reopened pool instead. */
+function projectDatabase(pools: ProjectPools, ref: string, entry: ProjectEntry): Resolving {
+  return {
+    async resolve(_operation, ...args) {
+      const outcome = await entry.database.resolve(...args);
+      if (outcome.kind !== "unavailable" || !entry.released) return outcome;
+      const reopened = await pools.get(ref).catch(() => undefined);
+      return reopened ? reopened.database.resolve(...args) : outcome;
+    },
+  };
 }
 
 async function answer({ pools, bans }: ProjectGraphqlOptions, ref: string, request: FastifyRequest, reply: FastifyReply, viaGet: boolean) {
@@ -45,7 +58,7 @@ async function answer({ pools, bans }: ProjectGraphqlOptions, ref: string, reque
     : payloadFromBody(request.body as string, depth);
   const refused = entry.tuning.mutationsRefused();
   const target = {
-    database: onDatabase(entry.database),
+    database: projectDatabase(pools, ref, entry),
     schemas: entry.tuning.schemas,
     limits: pools.settings.limits,
     ...(refused ? { mutationsRefused: refused } : {}),

@@ -15,6 +15,8 @@ export interface ProjectEntry {
   project: ProjectRecord;
   database: Database;
   tuning: DataApiTuning;
+  /** Set when the entry is released: its pool takes no new statements. */
+  released?: boolean;
 }
 
 /** How every project's data API runs its requests (the server's own settings). */
@@ -94,13 +96,38 @@ export class ProjectPools {
     return { project, tuning, database: new Database({ connectionString: url, poolSize, statementTimeoutMs, preparedStatements }) };
   }
 
-  /** Forgets the project and closes its pool (before a pause or a drop, or after a failure). */
+  /** Tells the other server processes that a project's pool must be reopened (set by the services). */
+  announce: (ref: string) => Promise<void> = async () => {};
+
+  /** The project's settings or database changed: its pool is reopened here and in every other
+   * process (before a pause or a drop, after a settings change or a restore). */
+  async changed(ref: string): Promise<void> {
+    await this.release(ref);
+    await this.announce(ref);
+  }
+
+  /** Closes the pools whose stored settings differ from the ones they were opened with (the
+   * sweep's catch-up for a change announcement this process missed). */
+  async dropStale(): Promise<void> {
+    for (const [ref, entry] of [...this.entries]) {
+      const opened = await entry.catch(() => undefined);
+      if (!opened || (await this.tune(ref)).key === opened.tuning.key) continue;
+      if (this.entries.get(ref) === entry) await this.release(ref);
+    }
+  }
+
+  /** Forgets the project and closes its pool, in this process only (after a failure, or told by
+   * another process). */
   async release(ref: string): Promise<void> {
     const entry = this.entries.get(ref);
     this.entries.delete(ref);
     const opened = await entry?.catch(() => undefined);
-    if (opened) this.authenticators.forget(opened.project.id);
-    await opened?.database.end(2000);
+    if (opened) {
+      opened.released = true;
+      this.authenticators.forget(opened.project.id);
+    }
+    // Statements already running or waiting finish first (each within the statement timeout).
+    await opened?.database.end(this.settings.statementTimeoutMs > 0 ? this.settings.statementTimeoutMs + 2000 : 30_000);
   }
 
   async closeAll(): Promise<void> {

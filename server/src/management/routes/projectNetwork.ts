@@ -37,7 +37,7 @@ async function enforce(call: Call, project: ProjectRecord, requested: AllowedNet
   const { restrictions, pools, servers } = call.services;
   const networks = await withProjectDatabase(call, project, (sql) => checkCidrs(sql, requested));
   await restrictions.store(project.ref, networks);
-  await pools.release(project.ref);
+  await pools.changed(project.ref);
   const sslOnly = await call.services.databaseOptions.sslEnforced(project.ref);
   const outcome = await applyHbaBlock(servers.get(project.server).adminUrl, project.database_name, { networks, sslOnly });
   if (outcome.kind === "notManaged") call.request.log.warn({ ref: project.ref, reason: outcome.reason }, "network restrictions not enforced by the database");

@@ -7,11 +7,11 @@ import { databaseOf, serverKey } from "../platform/connectionUrl";
 import { withConnection } from "../platform/sql";
 import { scramVerifier } from "../provision/scramVerifier";
 import { noRouterNote, poolerEntry, routerNote } from "../router/poolerEntry";
-import { readPostgresConfig, updatePostgresConfig, type PostgresConfigTarget } from "../settings/postgresConfig";
+import { readPostgresConfig, updatePostgresConfig, type PostgresConfigState, type PostgresConfigTarget } from "../settings/postgresConfig";
 import { readPostgrestConfig, updatePostgrestConfig, type PostgrestChanges } from "../settings/postgrestConfig";
 import type { ProjectRecord } from "../store/projectStore";
 import { requireProject, withProjectDatabase } from "./access";
-import { ok, type ApiArea, type Call } from "./operation";
+import { ok, type Answer, type ApiArea, type Call } from "./operation";
 
 function configTarget(call: Call, project: ProjectRecord): PostgresConfigTarget {
   const { servers, projects, config } = call.services;
@@ -31,6 +31,14 @@ function configTarget(call: Call, project: ProjectRecord): PostgresConfigTarget 
       return others!.n === 0;
     },
   };
+}
+
+/** The settings, naming in a header the ones written for the server's next start: the platform
+ * does not restart servers. */
+function withRestartNote({ config, pendingRestart }: PostgresConfigState, asked: boolean): Answer {
+  if (pendingRestart.length === 0) return ok(config);
+  const unasked = asked ? "; restart_database was asked, but the platform does not restart servers: restart PostgreSQL to apply them" : "";
+  return { status: 200, body: config, headers: { "x-restart-database": `required: ${pendingRestart.join(", ")} take effect when PostgreSQL restarts${unasked}` } };
 }
 
 const noPooler =
@@ -98,15 +106,16 @@ export const projectSettingsArea: ApiArea = {
 
   "v1-get-postgres-config": async (call) => {
     const project = await requireProject(call);
-    return ok(await readPostgresConfig(configTarget(call, project).databaseUrl));
+    return withRestartNote(await readPostgresConfig(configTarget(call, project).databaseUrl), false);
   },
 
   "v1-update-postgres-config": async (call) => {
     const project = await requireProject(call);
-    const config = await updatePostgresConfig(configTarget(call, project), call.body as Record<string, unknown>);
+    const body = call.body as Record<string, unknown>;
+    const state = await updatePostgresConfig(configTarget(call, project), body);
     // Database settings reach new sessions only.
-    await call.services.pools.release(project.ref);
-    return ok(config);
+    await call.services.pools.changed(project.ref);
+    return withRestartNote(state, body.restart_database === true);
   },
 
   "v1-get-readonly-mode-status": async (call) => {

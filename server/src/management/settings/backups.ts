@@ -88,7 +88,7 @@ export class Backups {
       await withConnection(admin, (sql) => sql.rows(format("drop database if exists %I with (force)", restoring)));
       throw e;
     }
-    await this.pools.release(project.ref);
+    await this.pools.changed(project.ref);
     await withConnection(admin, async (sql) => {
       const settings = await sql.rows<{ setting: string }>(
         `select unnest(s.setconfig) as setting from pg_db_role_setting s join pg_database d on d.oid = s.setdatabase

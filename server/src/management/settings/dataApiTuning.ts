@@ -4,6 +4,8 @@ import { networkFilter, type AllowedNetworks } from "./networkRestrictions";
 import { readOnlyNow, searchPathOf, type ProjectSettings } from "./settingsStore";
 
 export interface DataApiTuning {
+  /** Equal for equal stored settings: a pool whose key differs from the stored one is stale. */
+  key: string;
   /** The search path of every request: the exposed schemas, then the extra ones. */
   schemas: string[];
   /** Connections of the project's pool, when the project sets its own. */
@@ -18,7 +20,9 @@ export const readOnlyMessage =
   "The project's database is in read-only mode: mutations are refused (POST /v1/projects/{ref}/readonly/temporary-disable lifts it for 15 minutes)";
 
 export function dataApiTuning(settings: ProjectSettings, networks: AllowedNetworks, now: () => number): DataApiTuning {
+  const { db_schema, db_extra_search_path, db_pool, readonly_enabled, readonly_override_until } = settings;
   return {
+    key: JSON.stringify([db_schema, db_extra_search_path, db_pool, readonly_enabled, readonly_override_until, networks.v4, networks.v6]),
     allows: networkFilter(networks),
     schemas: searchPathOf(settings),
     poolSize: settings.db_pool ?? undefined,

@@ -1,7 +1,7 @@
 // Settings stage: failed authentications at a project's data API → bans of the client address.
 // `maxFailures` refusals within `windowMs` ban the address for `banMs` (or until unbanned). The
 // platform table is the record every process shares; each process answers from its own copy,
-// refreshed on its own changes and by the sweep.
+// refreshed on its own changes, when another process announces one, and by the sweep.
 import type { Sql } from "../platform/sql";
 
 export const maxFailures = 10;
@@ -17,6 +17,8 @@ export class NetworkBans {
     private readonly now: () => number,
     /** 0 turns banning off. */
     private readonly banAfter = maxFailures,
+    /** Tells the other server processes that the project's bans changed. */
+    private readonly announce: (ref: string) => Promise<void> = async () => {},
   ) {}
 
   isBanned(ref: string, address: string): boolean {
@@ -42,6 +44,7 @@ export class NetworkBans {
     );
     const until = banned?.until ?? row?.until ?? null;
     if (until !== null) this.remember(ref, address, until);
+    if (banned) await this.announce(ref);
   }
 
   /** The addresses banned now. */
@@ -57,6 +60,7 @@ export class NetworkBans {
   async unban(ref: string, addresses: string[]): Promise<void> {
     await this.platform.rows("delete from platform.network_bans where ref = $1 and host(address) = any($2)", [ref, addresses]);
     for (const a of addresses) this.active.get(ref)?.delete(a);
+    await this.announce(ref);
   }
 
   /** Reloads every active ban (other processes' ones included). */

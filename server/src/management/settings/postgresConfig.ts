@@ -1,7 +1,8 @@
 // Settings stage: the database settings of the hosted document ⇄ PostgreSQL. Settings a session
 // may change are set on the project's database (ALTER DATABASE ... SET, validated by PostgreSQL;
 // new sessions only, so the data API pool is reopened). Server-wide ones (sighup, postmaster)
-// would change every database on the server: refused unless the server holds this project alone.
+// would change every database on the server: refused unless the server holds this project alone,
+// then written with ALTER SYSTEM and reloaded (postmaster ones wait for a restart).
 import format from "pg-format";
 import { ApiError } from "../http/apiError";
 import { sqlState, withConnection, type Sql } from "../platform/sql";
@@ -54,10 +55,12 @@ interface SettingRow {
   setting: string;
   shown: string;
   context: string;
+  /** Written for the server's next start (ALTER SYSTEM of a postmaster setting). */
+  pending_restart: boolean;
 }
 
 async function settingRows(sql: Sql, names: string[]): Promise<SettingRow[]> {
-  return sql.rows<SettingRow>("select name, setting, current_setting(name) as shown, context from pg_settings where name = any($1) order by name", [names]);
+  return sql.rows<SettingRow>("select name, setting, current_setting(name) as shown, context, pending_restart from pg_settings where name = any($1) order by name", [names]);
 }
 
 function asJson(row: SettingRow): string | number | boolean {
@@ -71,9 +74,16 @@ function asJson(row: SettingRow): string | number | boolean {
   }
 }
 
-export async function readPostgresConfig(databaseUrl: string): Promise<PostgresConfig> {
+export interface PostgresConfigState {
+  /** The values a new session of the project's database gets. */
+  config: PostgresConfig;
+  /** The settings written but waiting for a restart of the server. */
+  pendingRestart: string[];
+}
+
+export async function readPostgresConfig(databaseUrl: string): Promise<PostgresConfigState> {
   const rows = await withConnection(databaseUrl, (sql) => settingRows(sql, Object.keys(postgresConfigFields)));
-  return Object.fromEntries(rows.map((r) => [r.name, asJson(r)]));
+  return { config: Object.fromEntries(rows.map((r) => [r.name, asJson(r)])), pendingRestart: rows.filter((r) => r.pending_restart).map((r) => r.name) };
 }
 
 function settingText(value: unknown): string {
@@ -89,28 +99,29 @@ function refusal(e: unknown): never {
   throw e;
 }
 
+/** Contexts a session may set: these go on the project's database. */
+const perDatabaseContexts = new Set(["user", "superuser"]);
+
 async function checkServerWide(target: PostgresConfigTarget, rows: SettingRow[]): Promise<void> {
-  const serverWide = rows.filter((r) => r.context !== "user" && r.context !== "superuser");
-  if (serverWide.length === 0) return;
+  const serverWide = rows.filter((r) => !perDatabaseContexts.has(r.context));
+  if (serverWide.length === 0 || (await target.soleTenant())) return;
   const names = serverWide.map((r) => `${r.name} (${r.context})`).join(", ");
-  const restart = serverWide.filter((r) => r.context !== "sighup").map((r) => r.name);
-  if (restart.length > 0) {
-    throw new ApiError(
-      400,
-      `${restart.join(", ")} take effect only when PostgreSQL restarts, which this server cannot do: set them in the server's configuration and restart it; nothing was changed`,
-    );
-  }
-  if (!(await target.soleTenant())) {
-    throw new ApiError(
-      400,
-      `${names} apply to the whole PostgreSQL server, and this project shares its server with other databases: they cannot be set for one project; nothing was changed`,
-    );
-  }
+  throw new ApiError(
+    400,
+    `${names} apply to the whole PostgreSQL server, and this project shares its server with other databases: they cannot be set for one project; nothing was changed`,
+  );
 }
 
-/** Server-wide settings on a server holding only this project: ALTER SYSTEM, undone on a refusal. */
+/** Server-wide settings on a server holding only this project: ALTER SYSTEM, then a reload.
+ * A refused value puts back what postgresql.auto.conf had for the names already written. */
 async function setServerWide(target: PostgresConfigTarget, changes: Array<[string, unknown]>): Promise<void> {
   await withConnection(target.adminUrl, async (sql) => {
+    const before = await sql.rows<{ name: string; setting: string }>(
+      `select distinct on (name) name, setting from pg_file_settings
+        where name = any($1) and sourcefile like '%/postgresql.auto.conf' order by name, seqno desc`,
+      [changes.map(([name]) => name)],
+    );
+    const previous = new Map(before.map((r) => [r.name, r.setting]));
     const done: string[] = [];
     try {
       for (const [name, value] of changes) {
@@ -118,22 +129,26 @@ async function setServerWide(target: PostgresConfigTarget, changes: Array<[strin
         done.push(name);
       }
     } catch (e) {
-      for (const name of done) await sql.rows(format("alter system reset %I", name));
+      for (const name of done) {
+        const old = previous.get(name);
+        await sql.rows(old === undefined ? format("alter system reset %I", name) : format("alter system set %I = %L", name, old));
+      }
       refusal(e);
     }
     await sql.rows("select pg_reload_conf()");
   });
 }
 
-/** Applies the changes (all or none) and answers the settings new sessions get. */
-export async function updatePostgresConfig(target: PostgresConfigTarget, body: Record<string, unknown>): Promise<PostgresConfig> {
+/** Applies the changes (all or none) and answers the settings new sessions get. Postmaster
+ * settings are written for the next start only: `pendingRestart` names them. */
+export async function updatePostgresConfig(target: PostgresConfigTarget, body: Record<string, unknown>): Promise<PostgresConfigState> {
   const { restart_database: _restart, ...values } = body;
   const entries = Object.entries(values);
   const rows = await withConnection(target.adminUrl, (sql) => settingRows(sql, entries.map(([k]) => k)));
   await checkServerWide(target, rows);
   const context = new Map(rows.map((r) => [r.name, r.context]));
-  const perDatabase = entries.filter(([name]) => context.get(name) === "user" || context.get(name) === "superuser");
-  const serverWide = entries.filter(([name]) => context.get(name) === "sighup");
+  const perDatabase = entries.filter(([name]) => perDatabaseContexts.has(context.get(name)!));
+  const serverWide = entries.filter(([name]) => !perDatabaseContexts.has(context.get(name)!));
   await withConnection(target.adminUrl, async (sql) => {
     await sql.rows("begin");
     try {

@@ -117,7 +117,7 @@ export async function updatePostgrestConfig(
     if (maxRows !== undefined) await applyMaxRows(sql, schemaList(next.db_schema), maxRows);
   });
   await store.update(project.ref, next);
-  await pools.release(project.ref);
+  await pools.changed(project.ref);
   const { jwt_secret: _secret, ...config } = await readPostgrestConfig(store, project, onDatabase);
   return config;
 }

@@ -44,14 +44,14 @@ export class ReadOnlyMode {
     const settings = await this.store.get(project.ref);
     const enabled = this.quotaBytes !== undefined && (await this.databaseBytes(project)) >= this.quotaBytes * quotaShare;
     const next = enabled === settings.readonly_enabled ? settings : await this.store.update(project.ref, { readonly_enabled: enabled });
-    if (next !== settings) await this.pools.release(project.ref);
+    if (next !== settings) await this.pools.changed(project.ref);
     return this.apply(project, next);
   }
 
   /** Lifts read-only mode for the next 15 minutes. */
   async override(project: ProjectRecord): Promise<ProjectSettings> {
     const settings = await this.store.update(project.ref, { readonly_override_until: this.now() + overrideMs });
-    await this.pools.release(project.ref);
+    await this.pools.changed(project.ref);
     return this.apply(project, settings);
   }
 
@@ -71,7 +71,7 @@ export class ReadOnlyMode {
         project.database_name,
       ]);
     });
-    await this.pools.release(project.ref);
+    await this.pools.changed(project.ref);
     return this.store.update(project.ref, { readonly_applied: wanted });
   }
 

@@ -1,6 +1,7 @@
 // Settings stage: the periodic pass that keeps time-bound settings true: each active project's
 // read-only mode measured and applied (an ended override puts it back), its daily backup taken
-// when due, other processes' bans loaded, expired login roles dropped and just-in-time grants
+// when due, other processes' bans loaded and pools whose stored settings changed reopened (when
+// another process's announcement was missed), expired login roles dropped and just-in-time grants
 // past their time revoked. Tests call `sweep` with
 // a fake clock instead of waiting for the timer.
 import type { FastifyBaseLogger } from "fastify";
@@ -23,6 +24,7 @@ export async function sweep(services: Services, log?: FastifyBaseLogger): Promis
   }
   try {
     await services.bans.refresh();
+    await services.pools.dropStale();
     await services.loginRoles.dropExpired();
     await services.jit.revokeExpired(active);
   } catch (e) {
