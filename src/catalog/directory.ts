@@ -33,11 +33,14 @@ select json_build_object(
     select json_agg(json_build_array(
       con.conrelid::bigint,
       con.confrelid::bigint,
-      (
+      -- Most keys have one column: one index lookup instead of a join planned per key.
+      case when pg_catalog.cardinality(con.conkey) = 1 then json_build_array((
+        select a.attname::text from pg_catalog.pg_attribute a where a.attrelid = con.conrelid and a.attnum = con.conkey[1]
+      )) else (
         select json_agg(a.attname::text order by k.ord)
         from unnest(con.conkey) with ordinality as k(attnum, ord)
         join pg_catalog.pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.attnum
-      ),
+      ) end,
       ${comment("con.oid", "pg_constraint")}
     ))
     from pg_catalog.pg_constraint con

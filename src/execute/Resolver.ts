@@ -39,6 +39,8 @@ export interface ResolverStats extends SchemaFigures {
 interface OperationEntry {
   document: PreparedDocument | DocumentError;
   names: Set<string> | null;
+  /** The API of the relations the document names (large catalogs); null: the whole API; undefined: not asked yet. */
+  narrowed: ApiSchema | null | undefined;
   /** Per API the operation was compiled against (the whole one, or one narrowed to a few relations). */
   compiled: WeakMap<ApiSchema, Compiled>;
 }
@@ -64,6 +66,8 @@ export class Resolver {
     partialSchemaLoads: 0,
     lastReflectionMs: 0,
     lastBuildMs: 0,
+    lastDirectoryMs: 0,
+    lastNarrowingMs: 0,
     operationCacheHits: 0,
     operationCacheMisses: 0,
     compiledCacheHits: 0,
@@ -114,8 +118,10 @@ export class Resolver {
     // request fails there (a name those relations do not provide, `node`, introspection): the
     // whole API then answers, errors included, as it would have from the start.
     const doc = entry.document;
-    const narrowed = doc.kind === "ok" ? this.schemas.narrowed(schemaKey, () => (entry.names ??= documentNames(doc))) : null;
-    const first = narrowed === null ? null : compile(narrowed);
+    if (entry.narrowed === undefined) {
+      entry.narrowed = doc.kind === "ok" ? this.schemas.narrowed(schemaKey, () => (entry.names ??= documentNames(doc))) : null;
+    }
+    const first = entry.narrowed === null ? null : compile(entry.narrowed);
     return this.run(first !== null && !first.failed ? first : compile(this.schemas.full(schemaKey)));
   }
 
@@ -136,7 +142,7 @@ export class Resolver {
     if (entry) this.stats.operationCacheHits++;
     else {
       this.stats.operationCacheMisses++;
-      entry = { document: prepareDocument(query, operationName), names: null, compiled: new WeakMap() };
+      entry = { document: prepareDocument(query, operationName), names: null, narrowed: undefined, compiled: new WeakMap() };
       this.operations.set(opKey, entry);
     }
     return entry;

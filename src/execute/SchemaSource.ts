@@ -34,6 +34,9 @@ export interface SchemaFigures {
   /** Time of the last reflection's query (ms, the json converted included) and of building its API. */
   lastReflectionMs: number;
   lastBuildMs: number;
+  /** Time of the last directory query (its json converted and parsed) and of choosing a request's relations from it. */
+  lastDirectoryMs: number;
+  lastNarrowingMs: number;
 }
 
 interface SchemaEntry {
@@ -78,11 +81,15 @@ export class SchemaSource {
     const entry = this.entry(key);
     if (entry.full !== null) return null;
     if (entry.directory === undefined) {
+      const t0 = Date.now();
       const directory = parseDirectory(this.run(DIRECTORY_QUERY, [])!["directory"]);
       entry.directory = directory !== null && directory.tables.length > NARROWING_THRESHOLD ? directory : null;
+      this.figures.lastDirectoryMs = Date.now() - t0;
     }
     if (entry.directory === null) return null;
+    const t1 = Date.now();
     const oids = tablesNamedBy(entry.directory, names());
+    this.figures.lastNarrowingMs = Date.now() - t1;
     if (oids === null) return null;
     const setKey = "{" + oids.join(",") + "}";
     let api = entry.partial.get(setKey);
