@@ -20,31 +20,12 @@ import { collectRelations } from "./relations";
 import { printedDefault, resolved, sourced, type Relation } from "./resolution";
 import { TypeMapper, type ScalarName, type TypeShape } from "./scalars";
 import { buildSharedTypes, enumFilter, type SharedTypes } from "./sharedTypes";
-import { buildTableTypes, connectionArgs, type LeafType, type TableTypes, type LeafTypes } from "./tableTypes";
+import { buildTableTypes, connectionArgs, TABLE_TYPE_SUFFIXES, type LeafType, type TableTypes, type LeafTypes } from "./tableTypes";
 import { RowTypes } from "./rowTypes";
 
 type EnumPgType = Extract<PgType, { kind: "enum" }>;
 
 const DEFAULT_SETTINGS: SchemaDirectives = { inflectNames: false, maxRows: DEFAULT_MAX_ROWS, introspection: false };
-
-/** Every type name a table may produce, as suffixes of its base name. */
-export const TABLE_TYPE_SUFFIXES = [
-  "",
-  "Connection",
-  "Edge",
-  "Filter",
-  "OrderBy",
-  "InsertInput",
-  "InsertResponse",
-  "UpdateInput",
-  "UpdateResponse",
-  "DeleteResponse",
-  "Aggregate",
-  "SumAggregateResult",
-  "AvgAggregateResult",
-  "MinAggregateResult",
-  "MaxAggregateResult",
-];
 
 /** Names graphql-js or the API itself use besides the shared types. */
 const RESERVED_NAMES = ["Query", "Mutation", "Subscription"];

@@ -2,7 +2,7 @@
 // the relations whose API types the request may touch, so that only those are reflected and built.
 
 import type { CatalogDirectory, DirectoryTable } from "../catalog/directory";
-import { TABLE_TYPE_SUFFIXES } from "./buildSchema";
+import { TABLE_TYPE_SUFFIXES } from "./tableTypes";
 import { Inflector } from "./inflection";
 
 /**
@@ -14,18 +14,38 @@ import { Inflector } from "./inflection";
  * is sure to answer as the whole does.
  */
 export function tablesNamedBy(directory: CatalogDirectory, names: ReadonlySet<string>): number[] | null {
-  const inflector = (schema: string) => new Inflector(directory.schemas.get(schema)?.inflectNames ?? false);
-  const byOid = new Map(directory.tables.map((t) => [t.oid, t]));
-  const chosen = new Set<number>();
-  const holders = new Map<string, number[]>();
+  const inflectors = new Map<string, Inflector>();
+  const inflector = (schema: string) => {
+    let i = inflectors.get(schema);
+    if (i === undefined) inflectors.set(schema, (i = new Inflector(directory.schemas.get(schema)?.inflectNames ?? false)));
+    return i;
+  };
+  const byOid = new Map<number, DirectoryTable>();
+  const byBase = new Map<string, DirectoryTable[]>();
+  const byField = new Map<string, DirectoryTable[]>();
+  const add = (map: Map<string, DirectoryTable[]>, key: string, t: DirectoryTable) => {
+    const list = map.get(key);
+    if (list) list.push(t);
+    else map.set(key, [t]);
+  };
   for (const t of directory.tables) {
-    const typeNames = tableTypeNames(t, inflector(t.schema));
-    for (const n of typeNames) {
-      const list = holders.get(n);
-      if (list) list.push(t.oid);
-      else holders.set(n, [t.oid]);
-    }
-    if (typeNames.some((n) => names.has(n)) || rootFieldNames(t, inflector(t.schema)).some((n) => names.has(n))) chosen.add(t.oid);
+    byOid.set(t.oid, t);
+    add(byBase, inflector(t.schema).tableType(t), t);
+    add(byField, inflector(t.schema).tableField(t), t);
+  }
+  // The tables one of whose type names (base name + suffix) is `name`: looked up by base name
+  // rather than listing every table's fifteen names.
+  const holders = (name: string): DirectoryTable[] =>
+    TABLE_TYPE_SUFFIXES.flatMap((suffix) => (name.endsWith(suffix) ? byBase.get(name.slice(0, name.length - suffix.length)) ?? [] : []));
+  // An enum and a table after the first table with a column of that enum want the same name:
+  // which one gets it depends on the order the whole catalog is built in.
+  for (const e of directory.enums) {
+    const name = inflector(e.schema).enumType(e);
+    if (holders(name).length > 0 || holders(`${name}Filter`).length > 0) return null;
+  }
+  const chosen = new Set<number>();
+  for (const name of names) {
+    for (const t of [...holders(name), ...rootFieldTables(name, byBase, byField)]) chosen.add(t.oid);
   }
   for (const key of directory.keys) {
     const local = byOid.get(key.localOid);
@@ -39,33 +59,30 @@ export function tablesNamedBy(directory: CatalogDirectory, names: ReadonlySet<st
     ];
     if (relationNames.some((n) => names.has(n))) chosen.add(local.oid).add(foreign.oid);
   }
-  // An enum and a table after the first table with a column of that enum want the same name:
-  // which one gets it depends on the order the whole catalog is built in.
-  for (const e of directory.enums) {
-    const name = inflector(e.schema).enumType(e);
-    if (holders.has(name) || holders.has(`${name}Filter`)) return null;
-  }
   const pending = [...chosen];
   for (let oid = pending.pop(); oid !== undefined; oid = pending.pop()) {
     const t = byOid.get(oid)!;
-    for (const n of tableTypeNames(t, inflector(t.schema))) {
-      for (const other of holders.get(n) ?? []) {
-        if (chosen.has(other)) continue;
-        chosen.add(other);
-        pending.push(other);
+    const base = inflector(t.schema).tableType(t);
+    for (const suffix of TABLE_TYPE_SUFFIXES) {
+      for (const other of holders(base + suffix)) {
+        if (chosen.has(other.oid)) continue;
+        chosen.add(other.oid);
+        pending.push(other.oid);
       }
     }
   }
   return [...chosen].sort((a, b) => a - b);
 }
 
-function tableTypeNames(t: DirectoryTable, inflector: Inflector): string[] {
-  const base = inflector.tableType(t);
-  return TABLE_TYPE_SUFFIXES.map((suffix) => base + suffix);
-}
-
-function rootFieldNames(t: DirectoryTable, inflector: Inflector): string[] {
-  const base = inflector.tableType(t);
-  const field = inflector.tableField(t);
-  return [`${field}Collection`, `${field}ByPk`, `insertInto${base}Collection`, `update${base}Collection`, `deleteFrom${base}Collection`];
+/** Tables whose root field (collection, by key, insert, update, delete) is `name`. */
+function rootFieldTables(name: string, byBase: Map<string, DirectoryTable[]>, byField: Map<string, DirectoryTable[]>): DirectoryTable[] {
+  const found: DirectoryTable[] = [];
+  for (const suffix of ["Collection", "ByPk"]) {
+    if (name.endsWith(suffix)) found.push(...(byField.get(name.slice(0, -suffix.length)) ?? []));
+  }
+  if (!name.endsWith("Collection")) return found;
+  for (const prefix of ["insertInto", "update", "deleteFrom"]) {
+    if (name.startsWith(prefix)) found.push(...(byBase.get(name.slice(prefix.length, -"Collection".length)) ?? []));
+  }
+  return found;
 }
