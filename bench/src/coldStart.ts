@@ -11,7 +11,7 @@ import type { ColdStart, MemoryFigures } from "./report";
 
 const samples = 5;
 
-async function connect(url: string): Promise<pg.Client> {
+export async function connect(url: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url });
   client.on("error", () => {});
   await client.connect();
@@ -21,7 +21,7 @@ async function connect(url: string): Promise<pg.Client> {
 }
 
 /** Times one statement run as `authenticated`; the role switch around it is not counted. */
-async function timedAsUser(client: pg.Client, sql: string, params: unknown[]): Promise<{ ms: number; text: string }> {
+export async function timedAsUser(client: pg.Client, sql: string, params: unknown[]): Promise<{ ms: number; text: string }> {
   await client.query("begin");
   await client.query("set local role authenticated");
   await client.query("select set_config('request.jwt.claims', $1, true)", [benchClaims]);

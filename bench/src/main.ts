@@ -22,6 +22,7 @@ import { commitDescription, loadAverage, machineDescription, renderMarkdown, ren
 import { requestBody, runOnce } from "./transport";
 import { evaluateTargets, explainMisses } from "./targets";
 import { measureColdStart, measureMemory } from "./coldStart";
+import { measureLargeCatalog, type LargeCatalogFigures } from "./largeCatalog";
 
 const knob = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -43,6 +44,7 @@ const wantedQueries = list("BENCH_QUERIES");
 const maxRequestsPerRun = 2_000_000;
 const bigRows = (list("BENCH_BIG_ROWS") ?? ["10000", "100000", "1000000"]).map(Number);
 if (bigRows.some((n) => !Number.isInteger(n) || n < 20 || n % 20 !== 0)) throw new Error("BENCH_BIG_ROWS must be whole multiples of 20");
+const catalogTables = knob("BENCH_CATALOG_TABLES", 500);
 const watchdogMinutes = knob("BENCH_WATCHDOG_MINUTES", scale.kind === "large" ? 180 : 45);
 
 const log = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
@@ -296,6 +298,20 @@ async function main(): Promise<number> {
       }
     }
 
+    let largeCatalog: LargeCatalogFigures | undefined;
+    if (extensionReady && wanted("resolve") && (!wantedQueries || wantedQueries.includes("catalog"))) {
+      largeCatalog = await measureLargeCatalog({
+        url: (database) => connectionUrl(cluster, database),
+        authUrl: (database) => connectionUrl(cluster, database, "authenticator"),
+        admin, tables: catalogTables, log,
+      });
+      if (largeCatalog.wrong.length > 0) {
+        mismatches++;
+        for (const w of largeCatalog.wrong) log(`MISMATCH large catalog: ${w}`);
+        notes.push(`Large catalog: ${largeCatalog.wrong.length} wrong answer(s).`);
+      }
+    }
+
     const failedUnderLoad = rows.reduce((n, row) => n + [...row.byClients.values()].reduce((m, c) => m + c.failures, 0), 0);
     if (failedUnderLoad > 0) notes.push(`${failedUnderLoad} requests failed under load (HTTP status other than 200, or a GraphQL error); see the "failed" column.`);
     const report: Report = {
@@ -312,6 +328,7 @@ async function main(): Promise<number> {
       memory,
       jsonbFloorRps,
       bigTables,
+      largeCatalog,
       notes,
     };
     report.targets = evaluateTargets(report);

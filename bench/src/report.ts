@@ -9,6 +9,7 @@ import { engineLabels } from "./engines";
 import type { Memory, StatementFigures } from "./backendStats";
 import type { BenchQuery } from "./queries";
 import { renderBigTables, type BigTableFigures } from "./bigTables";
+import { renderLargeCatalog, type LargeCatalogFigures } from "./largeCatalog";
 
 export interface Cell {
   rps: number;
@@ -66,6 +67,7 @@ export interface Report {
    */
   jsonbFloorRps?: Map<number, number>;
   bigTables?: BigTableFigures;
+  largeCatalog?: LargeCatalogFigures;
   notes: string[];
 }
 
@@ -167,6 +169,7 @@ export function renderMarkdown(r: Report, plots: { throughput?: string | undefin
     lines.push("", "Private is `Private_Clean + Private_Dirty` of `/proc/PID/smaps_rollup`.", "");
   }
   if (r.bigTables) lines.push(...renderBigTables(r.bigTables, plots.bigTables));
+  if (r.largeCatalog) lines.push(...renderLargeCatalog(r.largeCatalog));
   if (r.notes.length > 0) {
     lines.push("### Notes", "");
     for (const n of r.notes) lines.push(`- ${n}`);

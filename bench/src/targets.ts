@@ -78,6 +78,7 @@ export function evaluateTargets(r: Report): Target[] {
     pass: r.coldStart !== undefined && r.coldStart.newBackendMs < 50,
   });
   targets.push(...bigTableTargets(r), ...memoryTargets(r));
+  targets.push(...largeCatalogTargets(r));
   return targets;
 }
 
@@ -96,6 +97,23 @@ function bigTableTargets(r: Report): Target[] {
     pass: f !== undefined && f.jit.calls > 0 && f.jit.jitFunctions === 0,
   });
   return targets;
+}
+
+function largeCatalogTargets(r: Report): Target[] {
+  const f = r.largeCatalog;
+  const tables = f ? f.tables : 500;
+  return [
+    {
+      name: `Large catalog (${tables} tables): first graphql.resolve in a new backend at most 50 ms`,
+      measured: f ? `${f.firstCallMs.toFixed(1)} ms (full introspection there: ${f.introspectionFirstMs.toFixed(0)} ms)` : "not measured",
+      pass: f !== undefined && f.wrong.length === 0 && f.firstCallMs <= 50,
+    },
+    {
+      name: `Large catalog (${tables} tables): first graphql.resolve after a DDL change at most 50 ms`,
+      measured: f ? `${f.afterDdlMs.toFixed(1)} ms` : "not measured",
+      pass: f !== undefined && f.wrong.length === 0 && f.afterDdlMs <= 50,
+    },
+  ];
 }
 
 function memoryTargets(r: Report): Target[] {

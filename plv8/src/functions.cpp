@@ -412,7 +412,10 @@ Datum CallHandler(FunctionCallInfo fcinfo) {
 	});
 	Finish(env, &out);
 	if (SPI_finish() != SPI_OK_FINISH) elog(ERROR, "could not disconnect from SPI manager");
-	if (current_call == nullptr) CodeCacheFlush();  // the outermost call has succeeded
+	if (current_call == nullptr) {  // the outermost call has succeeded
+		CodeCacheFlush();
+		GiveBackFreeMemory();
+	}
 	if (info->retset) {
 		fcinfo->isnull = true;
 		return (Datum)0;

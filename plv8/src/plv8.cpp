@@ -25,6 +25,7 @@ char *icu_data = nullptr;
 Datum CallHandler(FunctionCallInfo fcinfo);
 Datum InlineHandler(const char *source, bool atomic);
 void Validate(Oid fn_oid);
+void MapLibraryPages();
 }  // namespace plv8
 
 void _PG_init(void) {
@@ -54,6 +55,8 @@ void _PG_init(void) {
 	DefineCustomIntVariable("plv8.code_cache_max_age", "Code cache files unused for longer are removed.", NULL,
 	                        &plv8::code_cache_max_age_s, 30 * 24 * 3600, 1, INT_MAX, PGC_SUSET, GUC_UNIT_S, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("plv8");
+	// In the postmaster only: every backend forked from it then shares V8's read-only pages.
+	if (process_shared_preload_libraries_in_progress) plv8::MapLibraryPages();
 }
 
 extern "C" Datum plv8_call_handler(PG_FUNCTION_ARGS) { return plv8::CallHandler(fcinfo); }

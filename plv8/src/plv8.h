@@ -32,6 +32,9 @@ extern "C" {
 
 namespace plv8 {
 
+// Memory (memory.cpp): malloc's free memory given back after outermost calls.
+void GiveBackFreeMemory();
+
 // ---------------------------------------------------------------------------
 // Runtime (runtime.cpp): process-wide V8, per-user environments, watchdog.
 

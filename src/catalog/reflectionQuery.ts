@@ -1,5 +1,18 @@
-// Catalog stage, reflection: the ONE query that reads everything the API is built from.
+// Catalog stage, reflection: the query that reads everything the API is built from (or, for a
+// large catalog, everything about the relations a request names).
 // Input: the current role and search path (implicit); output: one json document for parseCatalog().
+
+/** The schemas of the search path the API is built from (a CTE shared with the directory query). */
+export const EXPOSED_SCHEMAS_CTE = `exposed_schemas as (
+  select n.oid, n.nspname, sp.ord
+  from unnest(current_schemas(false)) with ordinality as sp(name, ord)
+  join pg_catalog.pg_namespace n on n.nspname = sp.name
+  where n.nspname not in ('pg_catalog', 'information_schema', 'graphql', 'graphql_public')
+    and pg_catalog.has_schema_privilege(n.oid, 'USAGE')
+)`;
+
+/** The relations the API may expose (a filter on pg_class shared with the directory query). */
+export const RELATION_KINDS = "c.relkind in ('r', 'v', 'm', 'f', 'p')";
 
 /**
  * Returns one row with one column, `catalog` (json: built as text, it costs far less than jsonb,
@@ -7,14 +20,8 @@
  * read in parseCatalog() so that a malformed one becomes a load error instead of a failed query.
  * Privileges are evaluated here for the current role; the schema stage decides what they hide.
  */
-export const REFLECTION_QUERY = `
-with exposed_schemas as (
-  select n.oid, n.nspname, sp.ord
-  from unnest(current_schemas(false)) with ordinality as sp(name, ord)
-  join pg_catalog.pg_namespace n on n.nspname = sp.name
-  where n.nspname not in ('pg_catalog', 'information_schema', 'graphql', 'graphql_public')
-    and pg_catalog.has_schema_privilege(n.oid, 'USAGE')
-),
+const reflectionQuery = (relationFilter: string) => `
+with ${EXPOSED_SCHEMAS_CTE},
 -- A relation's comment is looked up here, once per relation: in the final select the planner
 -- would multiply the lookup by its (much inflated) guess of the rows joined from the CTEs.
 rels as (
@@ -25,7 +32,7 @@ rels as (
          ) as comment
   from pg_catalog.pg_class c
   join exposed_schemas s on s.oid = c.relnamespace
-  where c.relkind in ('r', 'v', 'm', 'f', 'p')
+  where ${RELATION_KINDS}${relationFilter}
 ),
 cols as (
   select a.attrelid, json_agg(json_build_object(
@@ -224,3 +231,11 @@ select json_build_object(
   ), '[]'::json)
 ) as catalog
 `;
+
+export const REFLECTION_QUERY = reflectionQuery("");
+
+/**
+ * The same document with only the relations whose oids `$1` lists (`{1,2}` as text): schemas,
+ * types and functions stay complete. For large catalogs, where a request names a few tables.
+ */
+export const NARROWED_REFLECTION_QUERY = reflectionQuery("\n    and c.oid = any($1::text::oid[])");

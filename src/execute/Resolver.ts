@@ -1,13 +1,14 @@
 // Execute stage: a request (query, variables, operationName) → response JSON text, over a
-// synchronous database connection. Holds the per-backend caches: API schema by role + search
-// path + schema version, compiled operations by query text, prepared plans by statement text.
+// synchronous database connection. Holds the per-backend caches: API schemas (SchemaSource),
+// compiled operations by query text and API, prepared plans by statement text.
 
 import type { Variables } from "../document/inputValue";
 import { prepareDocument, type DocumentError, type PreparedDocument } from "../document/prepareDocument";
+import { documentNames } from "../document/documentNames";
 import { parseCatalog } from "../catalog/parseCatalog";
-import { REFLECTION_QUERY } from "../catalog/reflectionQuery";
 import type { ApiSchema } from "../schema/apiSchema";
 import { buildSchema } from "../schema/buildSchema";
+import { SchemaSource, type SchemaFigures } from "./SchemaSource";
 import { compileOperation, constantAnswer, type CachedStatements, type CompiledOperation } from "./compileOperation";
 import { parseJsonExact } from "../util/parseJsonExact";
 import { LruMap } from "../util/LruMap";
@@ -24,8 +25,7 @@ export interface PreparedStatement {
   free(): void;
 }
 
-export interface ResolverStats {
-  schemaLoads: number;
+export interface ResolverStats extends SchemaFigures {
   operationCacheHits: number;
   operationCacheMisses: number;
   /** Same query text and same variable values: the statements are reused as they are. */
@@ -38,32 +38,36 @@ export interface ResolverStats {
 
 interface OperationEntry {
   document: PreparedDocument | DocumentError;
+  names: Set<string> | null;
+  /** The API of the relations the document names (large catalogs); null: the whole API; undefined: not asked yet. */
+  narrowed: ApiSchema | null | undefined;
+  /** Per API the operation was compiled against (the whole one, or one narrowed to a few relations). */
+  compiled: WeakMap<ApiSchema, Compiled>;
+}
+
+interface Compiled {
   /** Compiled statements by the variables' JSON text. */
-  compiled: LruMap<string, CompiledOperation>;
+  byVariables: LruMap<string, CompiledOperation>;
   /** Rendered statements by plan shape. */
   sql: LruMap<string, CachedStatements>;
 }
 
-// The sequence is read directly: graphql.get_schema_version() is security definer with its own
-// search_path, which costs a settings switch and a fresh plan of its body on every call.
-const SCHEMA_KEY_QUERY =
-  "select current_user::text as role, current_setting('search_path') as path, (select last_value from graphql.seq_schema_version)::text as version";
-
-const SCHEMA_CACHE_SIZE = 8;
 const OPERATION_CACHE_SIZE = 256;
 const COMPILED_PER_OPERATION = 16;
 const SHAPES_PER_OPERATION = 8;
 const PLAN_CACHE_SIZE = 256;
 
 export class Resolver {
-  private readonly schemas = new LruMap<string, ApiSchema>(SCHEMA_CACHE_SIZE);
+  private readonly schemas: SchemaSource;
   private readonly operations = new LruMap<string, OperationEntry>(OPERATION_CACHE_SIZE);
   private readonly plans: LruMap<string, PreparedStatement>;
-  private schemaKeyPlan: PreparedStatement | null = null;
-  /** Kept too: a schema change re-runs the reflection, and re-planning it would cost more than running it. */
-  private reflectionPlan: PreparedStatement | null = null;
   readonly stats: ResolverStats = {
     schemaLoads: 0,
+    partialSchemaLoads: 0,
+    lastReflectionMs: 0,
+    lastBuildMs: 0,
+    lastDirectoryMs: 0,
+    lastNarrowingMs: 0,
     operationCacheHits: 0,
     operationCacheMisses: 0,
     compiledCacheHits: 0,
@@ -74,6 +78,7 @@ export class Resolver {
 
   constructor(private readonly db: SyncDatabase) {
     this.plans = new LruMap(PLAN_CACHE_SIZE, (p) => p.free());
+    this.schemas = new SchemaSource(db, this.stats);
   }
 
   // The steps of a request, in order: the API from the reflected catalog (apiOf), the
@@ -100,19 +105,24 @@ export class Resolver {
 
   /** `variablesJson` is the variables' JSON text (jsonb's rendering of them); it keys the compiled cache. */
   resolve(query: string, variablesJson: string | null, operationName: string | null): string {
-    let schemaKey = "";
-    let entry: OperationEntry | undefined;
-    const compiled = compileRequest(
-      variablesJson,
-      () => {
-        const { key, api } = this.schema();
-        schemaKey = key;
-        return api;
-      },
-      () => (entry = this.operation(schemaKey, query, operationName)).document,
-      (api, doc, vars) => this.compiledFor(entry!, api, doc, vars, variablesJson ?? "{}"),
-    );
-    return this.run(compiled);
+    const schemaKey = this.schemas.key();
+    const entry = this.operation(schemaKey, query, operationName);
+    const compile = (api: ApiSchema) =>
+      compileRequest(
+        variablesJson,
+        () => api,
+        () => entry.document,
+        (_, doc, vars) => this.compiledFor(entry, api, doc, vars, variablesJson ?? "{}"),
+      );
+    // In a large catalog the API of the relations the request names answers it, unless the
+    // request fails there (a name those relations do not provide, `node`, introspection): the
+    // whole API then answers, errors included, as it would have from the start.
+    const doc = entry.document;
+    if (entry.narrowed === undefined) {
+      entry.narrowed = doc.kind === "ok" ? this.schemas.narrowed(schemaKey, () => (entry.names ??= documentNames(doc))) : null;
+    }
+    const first = entry.narrowed === null ? null : compile(entry.narrowed);
+    return this.run(first !== null && !first.failed ? first : compile(this.schemas.full(schemaKey)));
   }
 
   /** Runs a compiled request's statements and assembles the response. */
@@ -132,22 +142,23 @@ export class Resolver {
     if (entry) this.stats.operationCacheHits++;
     else {
       this.stats.operationCacheMisses++;
-      entry = {
-        document: prepareDocument(query, operationName),
-        compiled: new LruMap(COMPILED_PER_OPERATION),
-        sql: new LruMap(SHAPES_PER_OPERATION),
-      };
+      entry = { document: prepareDocument(query, operationName), names: null, narrowed: undefined, compiled: new WeakMap() };
       this.operations.set(opKey, entry);
     }
     return entry;
   }
 
   private compiledFor(entry: OperationEntry, api: ApiSchema, doc: PreparedDocument, vars: Variables, varsKey: string): CompiledOperation {
-    let compiled = entry.compiled.get(varsKey);
+    let caches = entry.compiled.get(api);
+    if (caches === undefined) {
+      caches = { byVariables: new LruMap(COMPILED_PER_OPERATION), sql: new LruMap(SHAPES_PER_OPERATION) };
+      entry.compiled.set(api, caches);
+    }
+    let compiled = caches.byVariables.get(varsKey);
     if (compiled) this.stats.compiledCacheHits++;
     else {
-      compiled = compileOperation(api, doc, vars, entry.sql, () => this.stats.sqlCacheHits++);
-      entry.compiled.set(varsKey, compiled);
+      compiled = compileOperation(api, doc, vars, caches.sql, () => this.stats.sqlCacheHits++);
+      caches.byVariables.set(varsKey, compiled);
     }
     return compiled;
   }
@@ -164,22 +175,6 @@ export class Resolver {
     return plan;
   }
 
-  private schema(): { key: string; api: ApiSchema } {
-    // Asked on every request: a kept plan spares parsing and planning it each time.
-    this.schemaKeyPlan ??= this.db.prepare(SCHEMA_KEY_QUERY, 0);
-    const row = this.db.execute(this.schemaKeyPlan, [])[0]!;
-    const key = String(row["role"]) + "\u0000" + String(row["path"]) + "\u0000" + String(row["version"]);
-    let api = this.schemas.get(key);
-    if (!api) {
-      this.stats.schemaLoads++;
-      this.reflectionPlan ??= this.db.prepare(REFLECTION_QUERY, 0);
-      // Planned and run without JIT: graphql._internal_resolve runs with `jit = off`.
-      const catalogRow = this.db.execute(this.reflectionPlan, [])[0]!;
-      api = Resolver.apiOf(catalogRow["catalog"]);
-      this.schemas.set(key, api);
-    }
-    return { key, api };
-  }
 }
 
 /**

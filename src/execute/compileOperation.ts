@@ -19,6 +19,8 @@ import { errorResponse } from "./response";
 export interface CompiledOperation {
   /** One entry per root field; null where the answer needs no statement. */
   statements: (Statement | null)[];
+  /** Errors were found before any statement runs (the answer carries them). */
+  failed: boolean;
   /** Response JSON text from each statement's `result` column (JSON text or null). */
   assemble(results: (string | null)[]): string;
 }
@@ -68,6 +70,7 @@ export function compileOperation(
   const errorsText = errors.length > 0 ? ', "errors": [' + errors.join(", ") + "]" : "";
   return {
     statements,
+    failed: errors.length > 0,
     assemble(results) {
       const parts: string[] = [];
       fields.forEach((f, i) => {
@@ -127,7 +130,7 @@ function cachedStatements(plan: OperationPlan, cache: SqlCache, onHit: () => voi
 
 /** A request answered without the database (an error found before any statement runs). */
 export function constantAnswer(response: string): CompiledOperation {
-  return { statements: [], assemble: () => response };
+  return { statements: [], failed: true, assemble: () => response };
 }
 
 type IntrospectionAnswer = { kind: "ok"; json: string } | { kind: "error"; message: string };

@@ -20,31 +20,12 @@ import { collectRelations } from "./relations";
 import { printedDefault, resolved, sourced, type Relation } from "./resolution";
 import { TypeMapper, type ScalarName, type TypeShape } from "./scalars";
 import { buildSharedTypes, enumFilter, type SharedTypes } from "./sharedTypes";
-import { buildTableTypes, connectionArgs, type LeafType, type TableTypes, type LeafTypes } from "./tableTypes";
+import { buildTableTypes, connectionArgs, TABLE_TYPE_SUFFIXES, type LeafType, type TableTypes, type LeafTypes } from "./tableTypes";
 import { RowTypes } from "./rowTypes";
 
 type EnumPgType = Extract<PgType, { kind: "enum" }>;
 
 const DEFAULT_SETTINGS: SchemaDirectives = { inflectNames: false, maxRows: DEFAULT_MAX_ROWS, introspection: false };
-
-/** Every type name a table may produce, as suffixes of its base name. */
-const TABLE_TYPE_SUFFIXES = [
-  "",
-  "Connection",
-  "Edge",
-  "Filter",
-  "OrderBy",
-  "InsertInput",
-  "InsertResponse",
-  "UpdateInput",
-  "UpdateResponse",
-  "DeleteResponse",
-  "Aggregate",
-  "SumAggregateResult",
-  "AvgAggregateResult",
-  "MinAggregateResult",
-  "MaxAggregateResult",
-];
 
 /** Names graphql-js or the API itself use besides the shared types. */
 const RESERVED_NAMES = ["Query", "Mutation", "Subscription"];
@@ -71,7 +52,11 @@ class Builder {
   private relationsByTable: ReadonlyMap<number, readonly Relation[]> = new Map();
   private readonly resolver: LeafTypes;
 
-  constructor(private readonly catalog: Catalog) {
+  constructor(
+    private readonly catalog: Catalog,
+    /** A part of the catalog: the root `node` field, which may reach any relation, is left out. */
+    private readonly partial = false,
+  ) {
     this.types = new TypeMapper(catalog.types);
     for (const name of [...this.shared.all.map((t) => t.name), ...RESERVED_NAMES]) this.claimed.set(name, "builtin");
     for (const s of catalog.schemas) this.inflectors.set(s.name, new Inflector(s.directives.inflectNames));
@@ -237,12 +222,14 @@ class Builder {
       if (byPk !== null) queryFields[`${t.fieldBase}ByPk`] = byPk;
       this.addMutations(t, mutationFields);
     }
-    queryFields["node"] = {
-      type: this.shared.node,
-      description: "Retrieve a record by its `ID`",
-      args: { nodeId: { type: new GraphQLNonNull(this.shared.scalars.ID), description: "The record's `ID`" } },
-      extensions: resolved({ kind: "nodeInterface" }),
-    };
+    if (!this.partial) {
+      queryFields["node"] = {
+        type: this.shared.node,
+        description: "Retrieve a record by its `ID`",
+        args: { nodeId: { type: new GraphQLNonNull(this.shared.scalars.ID), description: "The record's `ID`" } },
+        extensions: resolved({ kind: "nodeInterface" }),
+      };
+    }
     for (const f of rootFunctions) {
       const inflector = this.inflector(f.fn.schema);
       const name = inflector.function(f.fn);
@@ -435,6 +422,16 @@ function introspectable(catalog: Catalog): Catalog {
     functions: catalog.functions.filter((f) => open.has(f.schema)),
     types: catalog.types.map((t) => (t.kind === "enum" && !open.has(t.schema) ? { ...t, exposed: false } : t)),
   };
+}
+
+/**
+ * The API of a catalog narrowed to some relations (the reflection narrowed to the tables a request
+ * names): what it answers, it answers as the whole API would; the root `node` field and
+ * introspection, which may reach any relation, are absent (unknown fields here).
+ */
+export function buildPartialSchema(catalog: Catalog): ApiSchema {
+  if (catalog.loadError !== null) return buildSchema(catalog);
+  return new Builder(catalog, true).build();
 }
 
 export function buildSchema(catalog: Catalog): ApiSchema {

@@ -3,6 +3,10 @@
 
 import type { Column, ForeignKey, PgFunction, PgType, Table } from "../catalog/model";
 
+/** What a table's names are made from (a directory entry of a large catalog has no more). */
+type NamedTable = Pick<Table, "name" | "directives">;
+type NamedEnum = Pick<Extract<PgType, { kind: "enum" }>, "name" | "directives">;
+
 /** `account_holder` → `AccountHolder`; characters other than `_` are kept as they are. */
 export function pascalCase(name: string): string {
   let out = "";
@@ -43,7 +47,7 @@ export class Inflector {
   constructor(private readonly inflect: boolean) {}
 
   /** Base name of a table's types: `Account`, or the table name untouched without inflection. */
-  tableType(table: Table): string {
+  tableType(table: NamedTable): string {
     if (table.directives.name !== undefined) return table.directives.name;
     return this.inflect ? pascalCase(table.name) : table.name;
   }
@@ -52,7 +56,7 @@ export class Inflector {
    * Base of root and relationship field names: the type name with its first letter lowered,
    * with or without inflection (`AccountHolder` → `accountHolderCollection`).
    */
-  tableField(table: Table): string {
+  tableField(table: NamedTable): string {
     const typeName = this.tableType(table);
     return typeName.charAt(0).toLowerCase() + typeName.slice(1);
   }
@@ -80,7 +84,7 @@ export class Inflector {
     return this.inflect ? camelCase(bare) : bare;
   }
 
-  enumType(type: Extract<PgType, { kind: "enum" }>): string {
+  enumType(type: NamedEnum): string {
     if (type.directives.name !== undefined) return type.directives.name;
     return this.inflect ? pascalCase(type.name) : type.name;
   }
@@ -90,7 +94,7 @@ export class Inflector {
    * otherwise (several columns, or one without the `_id` suffix such as `ownerId`) the
    * referenced table's name is used.
    */
-  toOneLocal(fk: ForeignKey, foreign: Table): string {
+  toOneLocal(fk: Pick<ForeignKey, "foreignName" | "localColumns">, foreign: NamedTable): string {
     if (fk.foreignName !== undefined) return fk.foreignName;
     const only = fk.localColumns.length === 1 ? fk.localColumns[0]! : null;
     if (only === null || !only.endsWith("_id") || only.length <= 3) return this.tableField(foreign);
@@ -99,7 +103,7 @@ export class Inflector {
   }
 
   /** The field on the referenced table: `blogCollection`, or `blog` for a one-to-one key. */
-  toLocalFromForeign(fk: ForeignKey, local: Table, oneToOne: boolean): string {
+  toLocalFromForeign(fk: Pick<ForeignKey, "localName">, local: NamedTable, oneToOne: boolean): string {
     if (fk.localName !== undefined) return fk.localName;
     const base = this.tableField(local);
     return oneToOne ? base : `${base}Collection`;

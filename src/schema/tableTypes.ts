@@ -20,6 +20,25 @@ import { inputResolved, resolved, sourced, type AggregateOp } from "./resolution
 import type { ScalarName, TypeShape } from "./scalars";
 import type { SharedTypes } from "./sharedTypes";
 
+/** Every type name a table may produce, as suffixes of its base name. */
+export const TABLE_TYPE_SUFFIXES = [
+  "",
+  "Connection",
+  "Edge",
+  "Filter",
+  "OrderBy",
+  "InsertInput",
+  "InsertResponse",
+  "UpdateInput",
+  "UpdateResponse",
+  "DeleteResponse",
+  "Aggregate",
+  "SumAggregateResult",
+  "AvgAggregateResult",
+  "MinAggregateResult",
+  "MaxAggregateResult",
+];
+
 export interface TableTypes {
   readonly table: Table;
   readonly inflector: Inflector;
