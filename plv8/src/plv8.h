@@ -19,6 +19,7 @@ extern "C" {
 #include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
+#include "datatype/timestamp.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -225,6 +226,12 @@ struct TypeInfo {
 // Fills `ti` for a type; allocations go to `cxt`. May raise PostgreSQL errors (call guarded).
 void TypeInfoInit(TypeInfo *ti, Oid typid, int32 typmod, MemoryContext cxt);
 TypeInfo *TypeInfoNew(Oid typid, int32 typmod, MemoryContext cxt);
+// Looks up the type's input and output functions the first time either is needed.
+void EnsureIo(TypeInfo *ti);
+// Reads (or re-reads after ALTER TYPE) the row type of a named composite into `ti`.
+void RefreshRowType(TypeInfo *ti, Oid typid, int32 typmod);
+// Milliseconds from the Unix epoch (JavaScript's) to PostgreSQL's (2000-01-01).
+constexpr double kEpochOffsetMs = (double)(POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * 86400000.0;
 
 // An ArrayBuffer holding a copy of `n` bytes, counted against plv8.memory_limit; empty (and
 // JavaScript stopped or an exception thrown) when it does not fit.
