@@ -1,6 +1,6 @@
 // Bench stage: load. Input: an HTTP target (URL, headers, body) or a pgbench script, a client
 // count and bounds. Output: one bounded run's figures (req/s, p50, p99, failures). Loopback only.
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, writeFileSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 
@@ -79,20 +79,18 @@ end
 `;
 }
 
-export function wrkRun(target: HttpTarget, clients: number, bounds: Bounds, workDir: string): RunFigures {
+function wrkArgs(target: HttpTarget, clients: number, bounds: Bounds, workDir: string): string[] {
   assertLoopback(target.url);
   const script = join(workDir, "wrk.lua");
   writeFileSync(script, wrkScript(target, bounds.maxRequests));
-  const out = spawnSync(
-    "wrk",
-    ["-t", "1", "-c", String(clients), "-d", `${bounds.seconds}s`, "--timeout", "10s", "-s", script, target.url],
-    { encoding: "utf8", timeout: (bounds.seconds + 30) * 1000 },
-  );
-  if (out.status !== 0) throw new Error(`wrk failed: ${out.stderr || out.stdout}`);
-  const lines = out.stdout.split("\n");
+  return ["-t", "1", "-c", String(clients), "-d", `${bounds.seconds}s`, "--timeout", "10s", "-s", script, target.url];
+}
+
+function wrkFigures(stdout: string): RunFigures {
+  const lines = stdout.split("\n");
   const line = lines.find((l) => l.startsWith("BENCHJSON "));
   const firstBad = lines.find((l) => l.startsWith("BENCHBAD "));
-  if (!line) throw new Error(`wrk printed no figures:\n${out.stdout}`);
+  if (!line) throw new Error(`wrk printed no figures:\n${stdout}`);
   const r = JSON.parse(line.slice("BENCHJSON ".length)) as {
     requests: number; counted: number; durationUs: number; p50Us: number; p99Us: number; errors: number; bad: number;
   };
@@ -104,6 +102,23 @@ export function wrkRun(target: HttpTarget, clients: number, bounds: Bounds, work
     failures: r.errors + r.bad,
     firstFailure: firstBad?.slice("BENCHBAD ".length) ?? (r.errors > 0 ? `${r.errors} socket errors or timeouts` : undefined),
   };
+}
+
+export function wrkRun(target: HttpTarget, clients: number, bounds: Bounds, workDir: string): RunFigures {
+  const out = spawnSync("wrk", wrkArgs(target, clients, bounds, workDir), { encoding: "utf8", timeout: (bounds.seconds + 30) * 1000 });
+  if (out.status !== 0) throw new Error(`wrk failed: ${out.stderr || out.stdout}`);
+  return wrkFigures(out.stdout);
+}
+
+/** The same run without blocking this process: for a server that runs inside it. */
+export async function wrkRunAsync(target: HttpTarget, clients: number, bounds: Bounds, workDir: string): Promise<RunFigures> {
+  const args = wrkArgs(target, clients, bounds, workDir);
+  const stdout = await new Promise<string>((resolve, reject) =>
+    execFile("wrk", args, { encoding: "utf8", timeout: (bounds.seconds + 30) * 1000 }, (error, out, err) =>
+      error ? reject(new Error(`wrk failed: ${err || out || error.message}`)) : resolve(out),
+    ),
+  );
+  return wrkFigures(stdout);
 }
 
 export interface PgTarget {

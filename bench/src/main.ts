@@ -23,6 +23,7 @@ import { requestBody, runOnce } from "./transport";
 import { evaluateTargets, explainMisses } from "./targets";
 import { measureColdStart, measureMemory } from "./coldStart";
 import { measureLargeCatalog, type LargeCatalogFigures } from "./largeCatalog";
+import { measureRequestLogging, type RequestLoggingFigures } from "./requestLogging";
 
 const knob = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -312,6 +313,18 @@ async function main(): Promise<number> {
       }
     }
 
+    let requestLogging: RequestLoggingFigures | undefined;
+    if (extensionReady && wanted("ours") && (!wantedQueries || wantedQueries.includes("logging"))) {
+      requestLogging = await measureRequestLogging({
+        adminUrl: (database) => connectionUrl(cluster, database), clients: clientLevels, runs, seconds, workDir, log,
+      });
+      if (requestLogging.recorded < requestLogging.answered) {
+        mismatches++;
+        log(`MISMATCH request logs: ${requestLogging.answered} requests answered, ${requestLogging.recorded} recorded`);
+        notes.push("Request logs: fewer requests recorded than answered.");
+      }
+    }
+
     const failedUnderLoad = rows.reduce((n, row) => n + [...row.byClients.values()].reduce((m, c) => m + c.failures, 0), 0);
     if (failedUnderLoad > 0) notes.push(`${failedUnderLoad} requests failed under load (HTTP status other than 200, or a GraphQL error); see the "failed" column.`);
     const report: Report = {
@@ -329,6 +342,7 @@ async function main(): Promise<number> {
       jsonbFloorRps,
       bigTables,
       largeCatalog,
+      requestLogging,
       notes,
     };
     report.targets = evaluateTargets(report);

@@ -10,6 +10,7 @@ import type { Memory, StatementFigures } from "./backendStats";
 import type { BenchQuery } from "./queries";
 import { renderBigTables, type BigTableFigures } from "./bigTables";
 import { renderLargeCatalog, type LargeCatalogFigures } from "./largeCatalog";
+import { renderRequestLogging, type RequestLoggingFigures } from "./requestLogging";
 
 export interface Cell {
   rps: number;
@@ -68,6 +69,7 @@ export interface Report {
   jsonbFloorRps?: Map<number, number>;
   bigTables?: BigTableFigures;
   largeCatalog?: LargeCatalogFigures;
+  requestLogging?: RequestLoggingFigures;
   notes: string[];
 }
 
@@ -170,6 +172,7 @@ export function renderMarkdown(r: Report, plots: { throughput?: string | undefin
   }
   if (r.bigTables) lines.push(...renderBigTables(r.bigTables, plots.bigTables));
   if (r.largeCatalog) lines.push(...renderLargeCatalog(r.largeCatalog));
+  if (r.requestLogging) lines.push(...renderRequestLogging(r.requestLogging));
   if (r.notes.length > 0) {
     lines.push("### Notes", "");
     for (const n of r.notes) lines.push(`- ${n}`);

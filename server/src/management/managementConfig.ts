@@ -19,6 +19,8 @@ export interface ManagementConfig {
   diskQuotaBytes?: number;
   /** Failed authentications from one address that ban it from a project's data API; 0: never. */
   banAfterFailures?: number;
+  /** False: answered requests are not recorded in the logs (the bench's reference for their cost). */
+  requestLogs?: boolean;
   /** DNS TXT lookup (custom hostname verification); tests pass their own records. */
   resolveTxt?: (name: string) => Promise<string[][]>;
 }

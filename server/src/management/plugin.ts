@@ -41,7 +41,7 @@ export async function managementPlugin(fastify: FastifyInstance, options: Manage
     return services.close();
   });
   options.onServices?.(services);
-  registerRequestLog(fastify, services.logWriter);
+  if (options.config.requestLogs !== false) registerRequestLog(fastify, services.logWriter);
   await registerFunctionUploads(fastify);
   await fastify.register(oauthRoutes, { services });
   await fastify.register(v1Api, { services, ...(options.areas ? { areas: options.areas } : {}) });

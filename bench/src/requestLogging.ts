@@ -1,0 +1,141 @@
+// Bench stage: what recording every request costs a project's data API. Two platform servers
+// over one platform database and one project, one recording requests (as deployed) and one not,
+// timed in alternation with wrk on the project's GraphQL endpoint → the median req/s of each per
+// client count, and the recorded requests counted back through the logs endpoint. The servers
+// run in this process, so wrk runs without blocking it.
+import { defaultSettings } from "../../server/src/config";
+import { runTokenCommand } from "../../server/src/management/cli/tokenCommand";
+import { servePlatform, type PlatformRunning } from "../../server/src/management/servePlatform";
+import { median, wrkRunAsync, type Bounds, type HttpTarget } from "./load";
+
+export interface RequestLoggingFigures {
+  /** Median req/s by client count: with request logs, and without. */
+  byClients: Map<number, { logged: number; unlogged: number }>;
+  /** Requests the logged server answered while timed, and the edge_logs rows found for them. */
+  answered: number;
+  recorded: number;
+}
+
+export interface RequestLoggingOptions {
+  /** Superuser URL of a database on the bench cluster (the platform lives there too). */
+  adminUrl: (database: string) => string;
+  clients: number[];
+  runs: number;
+  seconds: number;
+  workDir: string;
+  log: (line: string) => void;
+}
+
+const rows = 200;
+const query = "{ itemCollection(first: 20, orderBy: [{ id: AscNullsLast }]) { edges { node { id name } } } }";
+
+async function call(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return text === "" ? undefined : JSON.parse(text);
+}
+
+function platform(adminUrl: (database: string) => string, requestLogs: boolean): Promise<PlatformRunning> {
+  return servePlatform({
+    ...defaultSettings(),
+    host: "127.0.0.1",
+    port: 0,
+    poolSize: 8,
+    corsOrigins: "*",
+    schemas: ["public"],
+    logLevel: "warn",
+    management: {
+      platformDatabaseUrl: adminUrl("bench_platform"),
+      projectServers: [adminUrl("postgres")],
+      rateLimit: 1_000_000,
+      now: Date.now,
+      banAfterFailures: 0,
+      requestLogs,
+    },
+  });
+}
+
+export async function measureRequestLogging(o: RequestLoggingOptions): Promise<RequestLoggingFigures> {
+  const logged = await platform(o.adminUrl, true);
+  const unlogged = await platform(o.adminUrl, false);
+  try {
+    const token = (await runTokenCommand(o.adminUrl("bench_platform"), { kind: "create", email: "bench@example.com", name: "bench" })).trim();
+    const org = await call(logged.baseUrl, token, "POST", "/v1/organizations", { name: "Bench" });
+    const project = await call(logged.baseUrl, token, "POST", "/v1/projects", { name: "logs", organization_slug: org.slug, region: "us-east-1", db_pass: "bench-password-1" });
+    const ref = project.ref as string;
+    await call(logged.baseUrl, token, "POST", `/v1/projects/${ref}/database/query`, {
+      query: `create table item (id int primary key, name text not null);
+              insert into item select i, 'item ' || i from generate_series(1, ${rows}) i;
+              grant select on item to anon, authenticated, service_role`,
+    });
+    const keys = await call(logged.baseUrl, token, "GET", `/v1/projects/${ref}/api-keys?reveal=true`);
+    const apiKey = (keys as { name: string; api_key: string }[]).find((k) => k.name === "service_role")!.api_key;
+    const target = (running: PlatformRunning): HttpTarget => ({
+      url: `${running.baseUrl}/project/${ref}/graphql/v1`,
+      headers: { apikey: apiKey },
+      body: JSON.stringify({ query }),
+    });
+    // Both answer the query right before anything is timed.
+    for (const running of [logged, unlogged]) {
+      const t = target(running);
+      const response = await fetch(t.url, { method: "POST", headers: { ...t.headers, "content-type": "application/json" }, body: t.body });
+      const answer = (await response.json()) as { data?: { itemCollection?: { edges?: unknown[] } } };
+      if (answer.data?.itemCollection?.edges?.length !== 20) throw new Error(`request logs bench: wrong answer ${response.status} ${JSON.stringify(answer)}`);
+    }
+    const bounds: Bounds = { seconds: o.seconds, maxRequests: 1_000_000 };
+    const since = new Date(Date.now() - 1000).toISOString();
+    const byClients = new Map<number, { logged: number; unlogged: number }>();
+    let answered = 0;
+    for (const clients of o.clients) {
+      // Warm both: pools opened, the resolver loaded in their backends.
+      await wrkRunAsync(target(logged), clients, { seconds: 1, maxRequests: 1_000_000 }, o.workDir);
+      await wrkRunAsync(target(unlogged), clients, { seconds: 1, maxRequests: 1_000_000 }, o.workDir);
+      const samples = { logged: [] as number[], unlogged: [] as number[] };
+      for (let run = 0; run < o.runs; run++) {
+        // Alternate which goes first, so a drift in the machine's speed favours neither.
+        const order = run % 2 === 0 ? (["logged", "unlogged"] as const) : (["unlogged", "logged"] as const);
+        for (const which of order) {
+          const figures = await wrkRunAsync(target(which === "logged" ? logged : unlogged), clients, bounds, o.workDir);
+          if (figures.failures > 0) throw new Error(`request logs bench: ${figures.failures} failed requests (${figures.firstFailure})`);
+          samples[which].push(figures.rps);
+          if (which === "logged") answered += figures.requests;
+        }
+      }
+      const row = { logged: median(samples.logged), unlogged: median(samples.unlogged) };
+      byClients.set(clients, row);
+      o.log(`request logs @${clients}: ${row.logged.toFixed(0)} req/s recorded, ${row.unlogged.toFixed(0)} req/s not recorded`);
+    }
+    // The writer flushes about every second: then every timed request must be there.
+    await new Promise((r) => setTimeout(r, 2500));
+    const until = new Date().toISOString();
+    const sql = "select count(*) as n from edge_logs where event_message like '%/graphql/v1'";
+    const counted = await call(
+      logged.baseUrl, token, "GET",
+      `/v1/projects/${ref}/analytics/endpoints/logs.all?sql=${encodeURIComponent(sql)}&iso_timestamp_start=${since}&iso_timestamp_end=${until}`,
+    );
+    const recorded = Number(counted.result?.[0]?.n ?? 0);
+    await call(logged.baseUrl, token, "DELETE", `/v1/projects/${ref}`);
+    return { byClients, answered, recorded };
+  } finally {
+    await unlogged.close();
+    await logged.close();
+  }
+}
+
+export function renderRequestLogging(f: RequestLoggingFigures): string[] {
+  return [
+    "### Request logs (a project's data API through the platform server, list of 20, service_role key)",
+    "",
+    "| Clients | req/s, requests recorded | req/s, not recorded | ratio |",
+    "| --- | --- | --- | --- |",
+    ...[...f.byClients].map(([c, r]) => `| ${c} | ${r.logged.toFixed(0)} | ${r.unlogged.toFixed(0)} | ${(r.logged / r.unlogged).toFixed(2)}× |`),
+    "",
+    `The recording server answered ${f.answered.toLocaleString("en-US")} timed requests (warm-ups not counted) and the logs hold ${f.recorded.toLocaleString("en-US")} events for the project over that time (warm-ups included).`,
+    "",
+  ];
+}
