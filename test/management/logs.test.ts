@@ -74,6 +74,7 @@ describe("logs.all", () => {
   it("cannot reach other projects' rows, platform tables, or write", async () => {
     for (const sql of [
       "select * from logs_internal.events",
+      "select * from logs_internal.requests",
       "select * from logs_internal.tickets",
       "select * from platform.access_tokens",
       "select * from pg_authid",

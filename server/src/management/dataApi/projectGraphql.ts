@@ -8,6 +8,7 @@ import { acceptJsonAsText, answerGraphql, type Resolving } from "../../graphqlRo
 import { fail } from "../../httpErrors";
 import { identify } from "../../identity";
 import { payloadFromBody, payloadFromSearch } from "../../payload";
+import { noteRequestRole } from "../logs/requestLog";
 import type { NetworkBans } from "../settings/networkBans";
 import { clientAddress } from "../settings/networkRestrictions";
 import type { ProjectEntry, ProjectPools } from "./projectPools";
@@ -52,6 +53,7 @@ async function answer({ pools, bans }: ProjectGraphqlOptions, ref: string, reque
     await bans.recordFailure(ref, address);
     return fail(reply, 401, identity.message);
   }
+  noteRequestRole(request, identity.role);
   const depth = pools.settings.limits.maxVariablesDepth;
   const parsed = viaGet
     ? payloadFromSearch(request.query as Record<string, unknown>, depth)

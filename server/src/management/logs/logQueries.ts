@@ -61,7 +61,7 @@ export class LogQueries {
     return this.db.writer.rows(
       `select to_char(b at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as timestamp, count(e.id)::int as count
        from generate_series(date_trunc($3, now() - $2::interval), date_trunc($3, now()), ('1 ' || $3)::interval) b
-       left join logs_internal.events e on e.project_ref = $1 and e.source = 'edge_logs' and e.metadata->>'api' = 'graphql'
+       left join logs_internal.requests e on e.project_ref = $1 and e.api = 'graphql'
          and e.timestamp >= b and e.timestamp < b + ('1 ' || $3)::interval
        group by b order by b`,
       [ref, back, bucket],
@@ -72,8 +72,8 @@ export class LogQueries {
   async requestCount(ref: string): Promise<number> {
     await this.writer.flush();
     const row = await this.db.writer.one<{ count: number }>(
-      `select count(*)::int as count from logs_internal.events
-       where project_ref = $1 and source = 'edge_logs' and metadata->>'api' = 'graphql' and timestamp > now() - interval '24 hours'`,
+      `select count(*)::int as count from logs_internal.requests
+       where project_ref = $1 and api = 'graphql' and timestamp > now() - interval '24 hours'`,
       [ref],
     );
     return row!.count;

@@ -1,60 +1,73 @@
 // Logs stage: every answered request naming a project (its data API, or a Management API path
 // with its ref or a branch's ref) → an edge_logs event: time, project, method, path (never the query string),
-// status, duration and, for accepted data API calls, the role of the key or JWT.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { LogWriter } from "./logWriter";
+// status, duration and, for accepted data API calls, the role the request ran as.
+// The hook is attached only to the routes that name a project, chosen once when each route is
+// added, so a request pays for nothing but copying its fields.
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify";
+import type { LogWriter, RequestEvent } from "./logWriter";
 
 const refHost = /^([a-z]{20})\./;
 const refOnly = /^[a-z]{20}$/;
 
-function projectOf(request: FastifyRequest): { ref: string; api: "graphql" | "management" } | undefined {
-  const params = request.params as Record<string, string> | undefined;
-  const route = request.routeOptions.url ?? "";
-  // A branch named by its ref is a project of its own (the deprecated id form names none).
-  const branch = params?.["branch_id_or_ref"];
-  const ref = params?.["ref"] ?? (branch !== undefined && refOnly.test(branch) ? branch : undefined);
-  if (route.startsWith("/v1/")) return ref ? { ref, api: "management" } : undefined;
-  if (route.endsWith("/graphql/v1")) {
-    const byPath = ref ?? refHost.exec(request.hostname)?.[1];
-    return byPath ? { ref: byPath, api: "graphql" } : undefined;
-  }
-  return undefined;
+/** The role each accepted data API request runs as, noted by the data API once it is known. */
+const roles = new WeakMap<FastifyRequest, string>();
+
+export function noteRequestRole(request: FastifyRequest, role: string): void {
+  roles.set(request, role);
 }
 
-/** The role claim of the bearer JWT or apikey, read only after the request was accepted. */
-function roleOf(request: FastifyRequest): string | null {
-  const bearer = /^Bearer (.+)$/i.exec(request.headers.authorization ?? "")?.[1];
-  const apiKey = request.headers["apikey"];
-  const token = bearer ?? (typeof apiKey === "string" ? apiKey : undefined);
-  const payload = token?.split(".")[1];
-  if (!payload) return null;
-  try {
-    const role = (JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { role?: unknown }).role;
-    return typeof role === "string" ? role : null;
-  } catch {
+type ProjectOf = (request: FastifyRequest) => string | undefined;
+
+/** How a route names its project, or null for a route that names none. */
+function projectOfRoute(url: string): { api: RequestEvent["api"]; ref: ProjectOf } | null {
+  const param = (name: string) => (request: FastifyRequest) => (request.params as Record<string, string>)[name];
+  if (url.startsWith("/v1/")) {
+    if (url.includes(":ref")) return { api: "management", ref: param("ref") };
+    // A branch named by its ref is a project of its own (the deprecated id form names none).
+    if (url.includes(":branch_id_or_ref")) {
+      const branch = param("branch_id_or_ref");
+      return { api: "management", ref: (request) => { const b = branch(request); return b !== undefined && refOnly.test(b) ? b : undefined; } };
+    }
     return null;
   }
+  if (url.endsWith("/graphql/v1")) {
+    const byPath = url.includes(":ref") ? param("ref") : null;
+    return { api: "graphql", ref: byPath ?? ((request) => refHost.exec(request.hostname)?.[1]) };
+  }
+  return null;
 }
 
+function onResponseOf(writer: LogWriter, api: RequestEvent["api"], refOf: ProjectOf) {
+  return (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    const ref = refOf(request);
+    if (ref !== undefined) {
+      const url = request.url;
+      const query = url.indexOf("?");
+      writer.add({
+        projectRef: ref,
+        timestamp: Date.now(),
+        api,
+        method: request.method,
+        path: query < 0 ? url : url.slice(0, query),
+        host: request.hostname,
+        requestId: request.id,
+        clientIp: request.ip,
+        statusCode: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 1000) / 1000,
+        role: roles.get(request) ?? null,
+      });
+    }
+    done();
+  };
+}
+
+/** Must run before the routes are added: it hooks each route that names a project as it is added. */
 export function registerRequestLog(fastify: FastifyInstance, writer: LogWriter): void {
-  fastify.addHook("onResponse", async (request: FastifyRequest, reply: FastifyReply) => {
-    const project = projectOf(request);
+  fastify.addHook("onRoute", (route: RouteOptions) => {
+    const project = projectOfRoute(route.url);
     if (!project) return;
-    const path = request.url.split("?")[0]!;
-    const status = reply.statusCode;
-    const role = project.api === "graphql" && status < 400 ? roleOf(request) : null;
-    writer.add({
-      source: "edge_logs",
-      projectRef: project.ref,
-      timestamp: new Date(),
-      eventMessage: `${request.method} | ${status} | ${request.ip} | ${request.id} | ${path}`,
-      metadata: {
-        api: project.api,
-        request: { method: request.method, path, host: request.hostname, id: request.id },
-        response: { status_code: status },
-        duration_ms: Math.round(reply.elapsedTime * 1000) / 1000,
-        role,
-      },
-    });
+    const hook = onResponseOf(writer, project.api, project.ref);
+    const existing = route.onResponse;
+    route.onResponse = existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
   });
 }
