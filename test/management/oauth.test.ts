@@ -191,6 +191,39 @@ describe("OAuth 2.0", () => {
     expect(new URL(tooMuch.headers.get("location")!).searchParams.get("error")).toBe("invalid_scope");
   });
 
+  it("reaches the branches of its organization's projects only", async () => {
+    const branchOf = async (organization: string, name: string) => {
+      const project = await api(platform.baseUrl, pat, "POST", "/v1/projects", { name, organization_slug: organization, region: "us-east-1", db_pass: "oauth-pw-1" });
+      expect(project.status).toBe(201);
+      const branch = await api(platform.baseUrl, pat, "POST", `/v1/projects/${project.body.ref}/branches`, { branch_name: `${name}-dev` });
+      expect(branch.status, JSON.stringify(branch.body)).toBe(201);
+      return { parent: project.body.ref as string, branch: branch.body.project_ref as string };
+    };
+    const mine = await branchOf(slug, "acme-app");
+    const theirs = await branchOf(otherSlug, "other-app");
+    try {
+      // Branches are the `environment` scope.
+      const printed = await runOAuthAppCommand(platform.platformUrl, {
+        kind: "create", organizationSlug: slug, name: "Acme Previews", redirectUris: [redirectUri], scopes: ["environment:read"],
+      });
+      const app = { client_id: /client_id (\S+)/.exec(printed)![1]!, client_secret: /client_secret (\S+)/.exec(printed)![1]! };
+      const { verifier, challenge } = pkce();
+      const query = new URLSearchParams({ ...authorizeQuery(challenge), client_id: app.client_id, organization_slug: slug });
+      const approved = await send("GET", `/v1/oauth/authorize?${query}`, { headers: { authorization: `Bearer ${pat}` } });
+      const code = new URL(approved.headers.get("location")!).searchParams.get("code")!;
+      const form = { ...app, grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: redirectUri };
+      const token = (await send("POST", "/v1/oauth/token", { form })).body.access_token as string;
+      expect((await api(platform.baseUrl, token, "GET", `/v1/projects/${mine.parent}/branches`)).status).toBe(200);
+      expect((await api(platform.baseUrl, token, "GET", `/v1/branches/${mine.branch}`)).status).toBe(200);
+      expect((await api(platform.baseUrl, token, "GET", `/v1/projects/${theirs.parent}/branches`)).status).toBe(403);
+      const other = await api(platform.baseUrl, token, "GET", `/v1/branches/${theirs.branch}`);
+      expect(other.status).toBe(403);
+      expect(JSON.stringify(other.body)).not.toContain("other-app");
+    } finally {
+      for (const ref of [mine.parent, theirs.parent]) await api(platform.baseUrl, pat, "DELETE", `/v1/projects/${ref}`);
+    }
+  });
+
   it("refreshes, expires on the clock, and revokes the app's authorization", async () => {
     const { verifier, challenge } = pkce();
     const first = (await exchange({ grant_type: "authorization_code", code: await scriptedCode(challenge), code_verifier: verifier, redirect_uri: redirectUri })).body;
