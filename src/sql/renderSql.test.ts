@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { binary, col, jsonNumberOrBool, jsonSubquery, jsonValue, param, pgType, select, type Expr, type JsonExpr } from "./ast";
+import { binary, col, jsonNumberOrBool, jsonSubquery, jsonValue, param, pgType, select, type JsonExpr } from "./ast";
 import { quoteIdent } from "./quoteIdent";
 import { renderSql } from "./renderSql";
 

@@ -92,6 +92,20 @@ describe("graphql.resolve in PostgreSQL", () => {
     }
   });
 
+  it("answers an object of thousands of members, nested in a page", async () => {
+    const client = await db.connect();
+    try {
+      const members = Array.from({ length: 3000 }, (_, i) => `m${i}: ${i % 2 === 0 ? "id" : "email"}`).join(" ");
+      const answer = await resolve(client, `{ accountCollection(first: 2) { edges { node { ${members} } } } }`);
+      expect(answer.errors).toBeUndefined();
+      const nodes = answer.data.accountCollection.edges.map((e: { node: Record<string, unknown> }) => e.node);
+      expect(nodes.map((n: Record<string, unknown>) => Object.keys(n).length)).toEqual([3000, 3000]);
+      expect([nodes[1].m0, nodes[1].m1, nodes[1].m2998, nodes[1].m2999]).toEqual([2, "user2@x.com", 2, "user2@x.com"]);
+    } finally {
+      await client.end();
+    }
+  });
+
   it("answers an error raised while executing with data null", async () => {
     const client = await db.connect();
     try {
