@@ -155,7 +155,8 @@ class Renderer {
       }
       case "jsonValue": {
         const value = this.expr(e.expr);
-        out.push({ kind: "sql", sql: "coalesce(" + (e.via === "text" ? "(" + value + ")::text" : "to_json(" + value + ")::text") + ", 'null')" });
+        const text = e.via === "text" ? "(" + value + ")::text" : "to_json(" + value + ")::text";
+        out.push({ kind: "sql", sql: "coalesce(" + text + ", 'null')" });
         return;
       }
       case "jsonSubquery":
