@@ -7,6 +7,9 @@ import type { OutputKind } from "./types";
 /** Scalars whose values leave the database as JSON strings (exact digits, JSON as its text). */
 const TEXT_SCALARS = new Set(["BigInt", "BigFloat", "JSON"]);
 
+/** Int and Boolean come from int2, int4 and bool only (see the schema's scalar mapping). */
+const TEXT_IS_JSON = new Set(["Int", "Boolean"]);
+
 /** BigInt, BigFloat and JSON leave the database as strings; enums through their mappings. */
 export function outputKindOf(type: GraphQLOutputType): OutputKind {
   let t: GraphQLType = type;
@@ -14,6 +17,7 @@ export function outputKindOf(type: GraphQLOutputType): OutputKind {
   const isList = t instanceof GraphQLList;
   const named = getNamedType(type);
   if (TEXT_SCALARS.has(named.name)) return isList ? { kind: "textArray" } : { kind: "text" };
+  if (TEXT_IS_JSON.has(named.name) && !isList) return { kind: "intOrBoolean" };
   if (named instanceof GraphQLEnumType && !isList) {
     const source = typeSourceOf(named);
     if (source?.kind === "enum") {

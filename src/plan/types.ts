@@ -55,6 +55,8 @@ export interface FunctionCallArg {
 /** How a column or scalar value becomes JSON. */
 export type OutputKind =
   | { kind: "json" }
+  /** Int and Boolean (int2, int4, bool): the value's text is its JSON already. */
+  | { kind: "intOrBoolean" }
   /** BigInt, BigFloat and JSON are strings on output. */
   | { kind: "text" }
   | { kind: "enum"; mapping: { label: string; name: string }[] }

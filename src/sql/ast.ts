@@ -21,9 +21,7 @@ export type BinaryOp =
   | "like" | "ilike" | "~" | "~*"
   | "@>" | "<@" | "&&"
   | "is distinct from" | "is not distinct from"
-  | "+" | "-" | "||"
-  /** json element by index (negative counts from the end). */
-  | "->";
+  | "+" | "-" | "||";
 
 export type Expr =
   | { kind: "column"; table: string; name: string }
@@ -35,7 +33,7 @@ export type Expr =
   | { kind: "int"; value: number }
   | { kind: "bool"; value: boolean }
   | { kind: "null" }
-  /** A string constant chosen by the planner (JSON keys, type names); never user data. */
+  /** A string constant chosen by the planner (encoding names and the like); never user data. */
   | { kind: "text"; value: string }
   | { kind: "call"; schema: string | null; name: string; args: Expr[]; orderBy?: OrderItem[]; filter?: Expr }
   | { kind: "countStar" }
@@ -50,8 +48,31 @@ export type Expr =
   | { kind: "subquery"; select: Select }
   | { kind: "exists"; select: Select }
   | { kind: "anyOf"; expr: Expr; array: Expr }
-  /** `json_build_object(k1, v1, ...)`; past PostgreSQL's argument limit, `||`-joined jsonb calls cast to json. */
-  | { kind: "jsonObject"; entries: { key: string; value: Expr }[] };
+  /** `(array)[index]`: an array element by its (1-based) subscript. */
+  | { kind: "element"; array: Expr; index: Expr }
+  | JsonExpr;
+
+/**
+ * The response's JSON, built as text by concatenation: every node renders as a text expression
+ * holding exactly one JSON value, never SQL NULL, so members and items join without conversion.
+ */
+export type JsonExpr =
+  /** `{"key":value,...}`; keys are planner-chosen names, escaped when rendered. */
+  | { kind: "jsonObject"; entries: JsonEntry[] }
+  /** `[item,...]` over the rows of the enclosing aggregate query (in `orderBy`, those passing `filter`); `[]` for none. */
+  | { kind: "jsonAgg"; item: JsonExpr; orderBy: OrderItem[]; filter: Expr | null }
+  /**
+   * An SQL value as to_json writes it; SQL NULL as `null`. `via: "text"` for values whose text
+   * already is that JSON (integers, booleans), sparing to_json's type lookup on every call.
+   */
+  | { kind: "jsonValue"; expr: Expr; via: "to_json" | "text" }
+  /** The JSON value a subquery selects as its one column, `null` when it finds no row. */
+  | { kind: "jsonSubquery"; select: Select };
+
+export interface JsonEntry {
+  key: string;
+  value: JsonExpr;
+}
 
 export type Direction = "asc" | "desc";
 export type Nulls = "first" | "last";
@@ -109,6 +130,14 @@ export const or = (...items: Expr[]): Expr => ({ kind: "or", items });
 export const binary = (op: BinaryOp, left: Expr, right: Expr): Expr => ({ kind: "binary", op, left, right });
 export const pgType = (name: string, array = false): SqlType => ({ schema: "pg_catalog", name, array });
 export const param = (value: string | null, type: SqlType): ParamNode => ({ kind: "param", value, type });
+export const jsonValue = (expr: Expr): JsonExpr => ({ kind: "jsonValue", expr, via: "to_json" });
+/** An integer or boolean as JSON: its text. */
+export const jsonNumberOrBool = (expr: Expr): JsonExpr => ({ kind: "jsonValue", expr, via: "text" });
+/** A subquery selecting one JSON value (a `JsonExpr` as its only column). */
+export const jsonSubquery = (partial: Partial<Select>, value: JsonExpr): JsonExpr => ({
+  kind: "jsonSubquery",
+  select: select({ ...partial, columns: [{ expr: value, alias: "json" }] }),
+});
 
 /** What a write hands back: the columns its result needs, as in a SELECT list. */
 export type Returning = { expr: Expr; alias: string }[];

@@ -2,8 +2,9 @@
 // placeholders and the matching text-or-null parameter values, in order of appearance.
 
 import { invariant, unreachable } from "../util/invariant";
-import type { Expr, FromItem, OrderItem, ParamNode, Returning, Select, SqlType, WriteStatement } from "./ast";
+import type { Expr, FromItem, JsonExpr, OrderItem, ParamNode, Returning, Select, SqlType, WriteStatement } from "./ast";
 import { quoteIdent } from "./quoteIdent";
+import { quoteLiteral } from "./quoteLiteral";
 
 export interface Statement {
   sql: string;
@@ -12,10 +13,17 @@ export interface Statement {
   nodes: ParamNode[];
 }
 
-/** PostgreSQL caps function arguments at 100, so one json_build_object call holds 50 pairs. */
-const MAX_PAIRS_PER_CALL = 50;
+/**
+ * The most operands one `||` chain joins: a left-deep chain of thousands (an object of that many
+ * members) would exhaust the server's stack while parsing; longer ones are grouped, so the
+ * nesting grows with the logarithm of the length.
+ */
+const MAX_CHAIN = 64;
 
-/** Planner-chosen constants only (JSON keys, type names): GraphQL names and fixed words. */
+/** A part of a concatenation building JSON text: a constant, or an SQL expression of type text. */
+type Piece = { kind: "literal"; text: string } | { kind: "sql"; sql: string };
+
+/** Planner-chosen constants only (encoding names and the like): plain words. */
 const SAFE_TEXT = /^[A-Za-z0-9_]*$/;
 
 export function renderSql(root: Select): Statement {
@@ -99,31 +107,65 @@ class Renderer {
         return "exists(" + this.select(e.select) + ")";
       case "anyOf":
         return "(" + this.expr(e.expr) + " = any(" + this.expr(e.array) + "))";
+      case "element":
+        return "(" + this.expr(e.array) + ")[" + this.expr(e.index) + "]";
       case "jsonObject":
-        return this.jsonObject(e.entries);
+      case "jsonAgg":
+      case "jsonValue":
+      case "jsonSubquery":
+        return this.json(e);
       default: {
         return unreachable(e, "expression");
       }
     }
   }
 
-  /**
-   * json (not jsonb): kept as written, no per-level key sorting or deduplication; the response
-   * is parsed into jsonb once, at the end.
-   */
-  private jsonObject(entries: { key: string; value: Expr }[]): string {
-    if (entries.length === 0) return "json_build_object()";
-    const chunks: string[] = [];
-    for (let i = 0; i < entries.length; i += MAX_PAIRS_PER_CALL) {
-      const pairs = entries
-        .slice(i, i + MAX_PAIRS_PER_CALL)
-        .map((en) => this.expr({ kind: "text", value: en.key }) + ", " + this.expr(en.value));
-      chunks.push(pairs.join(", "));
+  /** JSON text: the constants between values merged, as one (grouped) `||` chain. */
+  private json(e: JsonExpr): string {
+    const pieces: Piece[] = [];
+    this.jsonPieces(e, pieces);
+    const only = pieces.length === 1 ? pieces[0]! : null;
+    // A lone constant (an object of empty objects) is typed, or string_agg could not resolve it.
+    if (only) return only.kind === "literal" ? quoteLiteral(only.text) + "::text" : only.sql;
+    return "(" + concatenation(pieces.map((p) => (p.kind === "literal" ? quoteLiteral(p.text) : p.sql))) + ")";
+  }
+
+  private jsonPieces(e: JsonExpr, out: Piece[]): void {
+    const literal = (text: string): void => {
+      const last = out[out.length - 1];
+      if (last?.kind === "literal") last.text += text;
+      else out.push({ kind: "literal", text });
+    };
+    switch (e.kind) {
+      case "jsonObject":
+        // Members are inlined, so the constants of nested objects join their parent's.
+        literal("{");
+        e.entries.forEach((en, i) => {
+          literal((i === 0 ? "" : ",") + jsonKey(en.key) + ":");
+          this.jsonPieces(en.value, out);
+        });
+        literal("}");
+        return;
+      case "jsonAgg": {
+        const order = e.orderBy.length > 0 ? " order by " + this.orderList(e.orderBy) : "";
+        const filter = e.filter ? " filter (where " + this.expr(e.filter) + ")" : "";
+        const items = "string_agg(" + this.json(e.item) + ", ','" + order + ")" + filter;
+        out.push({ kind: "sql", sql: "coalesce('[' || " + items + " || ']', '[]')" });
+        return;
+      }
+      case "jsonValue": {
+        const value = this.expr(e.expr);
+        const text = e.via === "text" ? "(" + value + ")::text" : "to_json(" + value + ")::text";
+        out.push({ kind: "sql", sql: "coalesce(" + text + ", 'null')" });
+        return;
+      }
+      case "jsonSubquery":
+        invariant(e.select.columns.length === 1 && isJson(e.select.columns[0]!.expr), "a JSON subquery selects one JSON value");
+        out.push({ kind: "sql", sql: "coalesce((" + this.select(e.select) + "), 'null')" });
+        return;
+      default:
+        unreachable(e, "JSON expression");
     }
-    if (chunks.length === 1) return "json_build_object(" + chunks[0]! + ")";
-    // json has no object concatenation: the rare object past the argument limit is merged
-    // as jsonb, which keeps the same keys and values.
-    return "(" + chunks.map((c) => "jsonb_build_object(" + c + ")").join(" || ") + ")::json";
   }
 
   private orderList(items: OrderItem[]): string {
@@ -202,6 +244,27 @@ class Renderer {
     if (s.offset) out += " offset " + this.expr(s.offset);
     return out;
   }
+}
+
+function isJson(e: Expr): e is JsonExpr {
+  return e.kind === "jsonObject" || e.kind === "jsonAgg" || e.kind === "jsonValue" || e.kind === "jsonSubquery";
+}
+
+/** `a || b || ...`, grouped in parentheses past MAX_CHAIN operands. */
+function concatenation(parts: string[]): string {
+  if (parts.length <= MAX_CHAIN) return parts.join(" || ");
+  const groups: string[] = [];
+  for (let i = 0; i < parts.length; i += MAX_CHAIN) groups.push("(" + parts.slice(i, i + MAX_CHAIN).join(" || ") + ")");
+  return concatenation(groups);
+}
+
+/** Lone surrogates and NUL have no JSON text PostgreSQL's jsonb accepts. */
+const UNWRITABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** A member name as JSON text (the planner's names are GraphQL names; anything else is escaped too). */
+function jsonKey(key: string): string {
+  invariant(!UNWRITABLE.test(key), "JSON key must be writable text");
+  return JSON.stringify(key);
 }
 
 /** Built-in SQL functions the planner calls are bare lowercase names; others are quoted. */

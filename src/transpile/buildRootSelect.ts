@@ -1,19 +1,19 @@
 // Transpile stage: an OperationPlan's root fields → one SELECT each, building the field's whole JSON
-// (nested relations folded in as subqueries) and returning it as text in a column "result".
+// as text (nested relations folded in as subqueries) in a column "result".
 
 import type { RootFieldPlan } from "../plan/types";
 import { unreachable } from "../util/invariant";
-import { and, binary, int, nullExpr, select, type Expr, type FromItem, type Select } from "../sql/ast";
+import { and, binary, int, jsonSubquery, nullExpr, select, type Expr, type FromItem, type Select } from "../sql/ast";
 import { connectionExpr } from "./connectionExpr";
 import { calledOnceFrom } from "./connectionSource";
 import { nodeObject } from "./nodeObject";
-import { output } from "./outputValue";
-import { AliasCounter, tableFrom, tableRow, textType } from "./rowRef";
+import { outputValue } from "./outputValue";
+import { AliasCounter, tableFrom, tableRow } from "./rowRef";
 import { buildWriteSelect } from "./buildWriteSelect";
 
 export function buildRootSelect(field: RootFieldPlan): Select | null {
   const aliases = new AliasCounter();
-  const asText = (e: Expr): Select => select({ columns: [{ expr: { kind: "cast", expr: e, type: textType }, alias: "result" }] });
+  const asText = (e: Expr): Select => select({ columns: [{ expr: e, alias: "result" }] });
   switch (field.kind) {
     case "typename":
     case "introspection":
@@ -38,19 +38,15 @@ export function buildRootSelect(field: RootFieldPlan): Select | null {
         from = { kind: "function", schema: fn.schema, name: fn.name, args: field.source.args.map((a) => ({ name: a.name, value: a.value })), alias };
         where = { kind: "not", expr: { kind: "isNull", expr: ref.whole, negated: false } };
       }
-      const inner = select({ columns: [{ expr: nodeObject(field.node, ref, aliases), alias: "node" }], from, where, limit: int(1) });
-      return asText({ kind: "subquery", select: inner });
+      return asText(jsonSubquery({ from, where, limit: int(1) }, nodeObject(field.node, ref, aliases)));
     }
     case "write":
       return buildWriteSelect(field.write, field.fields, aliases, asText);
     case "scalarFunction": {
       const alias = aliases.next("t");
       const fn = field.fn;
-      const inner = select({
-        columns: [{ expr: output({ kind: "row", table: alias }, field.output), alias: "value" }],
-        from: { kind: "function", schema: fn.schema, name: fn.name, args: field.args.map((a) => ({ name: a.name, value: a.value })), alias },
-      });
-      return asText({ kind: "subquery", select: inner });
+      const from: FromItem = { kind: "function", schema: fn.schema, name: fn.name, args: field.args.map((a) => ({ name: a.name, value: a.value })), alias };
+      return asText(jsonSubquery({ from }, outputValue({ kind: "row", table: alias }, field.output)));
     }
     default:
       return unreachable(field, "root field plan");

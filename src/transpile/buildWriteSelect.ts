@@ -4,7 +4,7 @@
 
 import type { WritePlan, WriteResultFieldPlan } from "../plan/types";
 import { unreachable } from "../util/invariant";
-import { binary, call, param, type Expr, type Select, type WriteStatement } from "../sql/ast";
+import { binary, jsonNumberOrBool, param, type Expr, type Select, type WriteStatement } from "../sql/ast";
 import { filterExpr } from "./filterExpr";
 import { nodeObject } from "./nodeObject";
 import { objectOf } from "./outputValue";
@@ -21,12 +21,12 @@ export function buildWriteSelect(
   const target = aliases.next("t");
   const rowsAlias = aliases.next("w");
   const written = carriedRow(rowsAlias);
-  let result = objectOf(fields, (f) => {
+  let result: Expr = objectOf(fields, (f) => {
     switch (f.kind) {
       case "affectedCount":
-        return { kind: "countStar" };
+        return jsonNumberOrBool({ kind: "countStar" });
       case "records":
-        return call("coalesce", call("json_agg", nodeObject(f.node, written, aliases)), call("json_build_array"));
+        return { kind: "jsonAgg", item: nodeObject(f.node, written, aliases), orderBy: [], filter: null };
       default:
         return unreachable(f, "write result field");
     }
@@ -38,7 +38,8 @@ export function buildWriteSelect(
       whens: [
         {
           when: binary(">", { kind: "countStar" }, write.atMost),
-          then: { kind: "cast", expr: { kind: "call", schema: "graphql", name: "exception", args: [message] }, type: { schema: "pg_catalog", name: "json", array: false } },
+          // text, as the answer is: the CASE needs no cast to join its branches.
+          then: { kind: "call", schema: "graphql", name: "exception", args: [message] },
         },
       ],
       else: result,

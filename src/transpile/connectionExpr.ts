@@ -3,7 +3,7 @@
 
 import type { AggregateFieldPlan, ConnectionFieldPlan, ConnectionPlan, EdgeFieldPlan, PageInfoFieldPlan } from "../plan/types";
 import { unreachable } from "../util/invariant";
-import { and, binary, call, int, pgType, select, type Expr, type Select } from "../sql/ast";
+import { and, call, int, jsonNumberOrBool, jsonValue, pgType, select, type Expr, type JsonExpr, type Select } from "../sql/ast";
 import { connectionPage, pageSelect, rowsBeforePage, type Page } from "./connectionPage";
 import { sourceFrom } from "./connectionSource";
 import { cursorExpr } from "./cursors";
@@ -20,7 +20,7 @@ export function connectionExpr(
   join: ((row: RowRef) => Expr) | null,
   aliases: AliasCounter,
   parent: RowRef | null = null,
-): Expr {
+): JsonExpr {
   const scan: Scan = (extra, columns) => {
     const alias = aliases.next("t");
     const row = tableRow(alias);
@@ -45,26 +45,26 @@ function readsPage(f: ConnectionFieldPlan, backward: boolean): boolean {
   return f.fields.some((pf) => pf.kind === "startCursor" || pf.kind === "endCursor" || pf.kind === (backward ? "hasPreviousPage" : "hasNextPage"));
 }
 
-function connectionFieldValue(f: Exclude<ConnectionFieldPlan, { kind: "typename" }>, page: Page, scan: Scan, aliases: AliasCounter): Expr {
+function connectionFieldValue(f: Exclude<ConnectionFieldPlan, { kind: "typename" }>, page: Page, scan: Scan, aliases: AliasCounter): JsonExpr {
   switch (f.kind) {
     case "totalCount":
-      return { kind: "subquery", select: scan(null, () => [{ expr: { kind: "countStar" }, alias: "count" }]) };
+      return jsonNumberOrBool({ kind: "subquery", select: scan(null, () => [{ expr: { kind: "countStar" }, alias: "count" }]) });
     case "edges":
-      return call("coalesce", page.aggregate(edgeObject(f.fields, page, aliases)), call("json_build_array"));
+      return page.list(edgeObject(f.fields, page, aliases));
     case "pageInfo":
       return pageInfoObject(f.fields, page, scan);
     case "aggregate":
-      return { kind: "subquery", select: scan(null, (row) => [{ expr: aggregateObject(f.fields, row), alias: "aggregate" }]) };
+      return { kind: "jsonSubquery", select: scan(null, (row) => [{ expr: aggregateObject(f.fields, row), alias: "aggregate" }]) };
     default:
       return unreachable(f, "connection field plan");
   }
 }
 
-function edgeObject(fields: EdgeFieldPlan[], page: Page, aliases: AliasCounter): Expr {
+function edgeObject(fields: EdgeFieldPlan[], page: Page, aliases: AliasCounter): JsonExpr {
   return objectOf(fields, (ef) => {
     switch (ef.kind) {
       case "cursor":
-        return cursorExpr(page.conn.order, page.row);
+        return jsonValue(cursorExpr(page.conn.order, page.row));
       case "node":
         return nodeObject(ef.node, page.row, aliases);
       default:
@@ -73,30 +73,31 @@ function edgeObject(fields: EdgeFieldPlan[], page: Page, aliases: AliasCounter):
   });
 }
 
-function pageInfoObject(fields: PageInfoFieldPlan[], page: Page, scan: Scan): Expr {
+function pageInfoObject(fields: PageInfoFieldPlan[], page: Page, scan: Scan): JsonExpr {
   const conn = page.conn;
-  const cursors = page.aggregate(cursorExpr(conn.order, page.row));
+  // One aggregate, however often it is named: PostgreSQL computes identical aggregates once.
+  const cursors = page.values(cursorExpr(conn.order, page.row));
   return objectOf(fields, (pf) => {
     switch (pf.kind) {
       case "hasNextPage":
-        return conn.backward ? rowsBeforePage(conn, scan) : page.hasMore;
+        return jsonNumberOrBool(conn.backward ? rowsBeforePage(conn, scan) : page.hasMore);
       case "hasPreviousPage":
-        return conn.backward ? page.hasMore : rowsBeforePage(conn, scan);
+        return jsonNumberOrBool(conn.backward ? page.hasMore : rowsBeforePage(conn, scan));
       case "startCursor":
-        return binary("->", cursors, int(0));
+        return jsonValue({ kind: "element", array: cursors, index: int(1) });
       case "endCursor":
-        return binary("->", cursors, int(-1));
+        return jsonValue({ kind: "element", array: cursors, index: call("array_upper", cursors, int(1)) });
       default:
         return unreachable(pf, "page info field plan");
     }
   });
 }
 
-function aggregateObject(fields: AggregateFieldPlan[], row: RowRef): Expr {
+function aggregateObject(fields: AggregateFieldPlan[], row: RowRef): JsonExpr {
   return objectOf(fields, (af) => {
     switch (af.kind) {
       case "count":
-        return { kind: "countStar" };
+        return jsonNumberOrBool({ kind: "countStar" });
       case "op":
         return objectOf(af.fields, (cf) => {
           const input = row.column(cf.column);

@@ -3,7 +3,7 @@
 
 import type { ConnectionPlan } from "../plan/types";
 import { invariant } from "../util/invariant";
-import { and, binary, bool, call, int, or, select, type Expr, type OrderItem } from "../sql/ast";
+import { and, binary, bool, call, int, jsonSubquery, or, select, type Expr, type JsonExpr, type OrderItem } from "../sql/ast";
 import type { Scan } from "./connectionExpr";
 import { afterCursor, flip, orderItems } from "./cursors";
 import { carriedRow, tableRow, type AliasCounter, type CarriedRow, type RowRef } from "./rowRef";
@@ -17,8 +17,10 @@ export interface Page {
   checksBeyondPage: boolean;
   /** Whether rows carry their number (to leave out the row past the page). */
   numbered: boolean;
-  /** json_agg over the page's rows, in the connection's order. */
-  aggregate(e: Expr): Expr;
+  /** The JSON list of an item per page row, in the connection's order. */
+  list(item: JsonExpr): JsonExpr;
+  /** array_agg over the page's rows, in the connection's order (null for no rows). */
+  values(e: Expr): Expr;
   /** A row exists past the page. */
   hasMore: Expr;
 }
@@ -38,35 +40,35 @@ export function connectionPage(conn: ConnectionPlan, aliases: AliasCounter): Pag
   // aggregate over a plain scan of an ordered subquery takes them in that order; sorting them
   // again inside the aggregate costs a sort per parent row in nested connections. Read backward,
   // the rows arrive reversed and are put back in order by the aggregate.
-  const aggOrder = (items: OrderItem[]): OrderItem[] => (conn.backward ? items : []);
-  const aggregate = (e: Expr): Expr =>
-    numbered
-      ? { kind: "call", schema: null, name: "json_agg", args: [e], orderBy: aggOrder(byPosition), filter: inWindow }
-      : { kind: "call", schema: null, name: "json_agg", args: [e], orderBy: aggOrder(orderItems(conn.order, row)) };
+  const orderBy = conn.backward ? (numbered ? byPosition : orderItems(conn.order, row)) : [];
+  const filter = numbered ? inWindow : null;
+  const list = (item: JsonExpr): JsonExpr => ({ kind: "jsonAgg", item, orderBy, filter });
+  const values = (e: Expr): Expr => ({ kind: "call", schema: null, name: "array_agg", args: [e], orderBy, ...(filter ? { filter } : {}) });
   const hasMore = binary(">", { kind: "countStar" }, conn.pageSize);
-  return { conn, alias, row, checksBeyondPage, numbered, aggregate, hasMore };
+  return { conn, alias, row, checksBeyondPage, numbered, list, values, hasMore };
 }
 
 /**
  * The page subquery (the rows past the cursor in the connection's order, limited, only the
  * columns the fields used) and the SELECT building `object` from it.
  */
-export function pageSelect(conn: ConnectionPlan, page: Page, scan: Scan, object: Expr): Expr {
+export function pageSelect(conn: ConnectionPlan, page: Page, scan: Scan, object: JsonExpr): JsonExpr {
   const effective = conn.backward ? conn.order.map(flip) : conn.order;
-  const inner = scan(
-    pastCursor(conn),
-    (row) => [
+  const inner = scan(pastCursor(conn), (row) => {
+    const columns = [
       ...[...page.row.used].map((name) => ({ expr: row.column(name), alias: "c_" + name })),
       ...(page.row.wholeUsed ? [{ expr: row.whole, alias: "__r" }] : []),
       ...(page.numbered ? [{ expr: { kind: "rowNumber", orderBy: orderItems(effective, row) } as Expr, alias: "__n" }] : []),
-    ],
-  );
+    ];
+    // Items that read no column (only `__typename`) still need a row each.
+    return columns.length > 0 ? columns : [{ expr: bool(true), alias: "__row" }];
+  });
   const innerRow = inner.from!.kind === "table" || inner.from!.kind === "function" ? tableRow(inner.from!.alias) : null;
   invariant(innerRow !== null, "page scan reads a table or function");
   inner.orderBy = orderItems(effective, innerRow);
   inner.limit = unplannedValue(page.checksBeyondPage ? binary("+", conn.pageSize, int(1)) : conn.pageSize);
   inner.offset = conn.offset ? unplannedValue(conn.offset) : null;
-  return { kind: "subquery", select: select({ columns: [{ expr: object, alias: "connection" }], from: { kind: "subquery", select: inner, alias: page.alias } }) };
+  return jsonSubquery({ from: { kind: "subquery", select: inner, alias: page.alias } }, object);
 }
 
 /**

@@ -3,29 +3,28 @@
 
 import type { NodeFieldPlan, NodePlan } from "../plan/types";
 import { unreachable } from "../util/invariant";
-import { and, binary, int, select, type Expr } from "../sql/ast";
+import { and, binary, int, jsonSubquery, jsonValue, type Expr, type JsonExpr } from "../sql/ast";
 import { connectionExpr } from "./connectionExpr";
 import { nodeIdExpr } from "./cursors";
 import { objectOf, outputValue } from "./outputValue";
 import { tableFrom, tableRow, type AliasCounter, type RowRef } from "./rowRef";
 
-export function nodeObject(node: NodePlan, row: RowRef, aliases: AliasCounter): Expr {
+export function nodeObject(node: NodePlan, row: RowRef, aliases: AliasCounter): JsonExpr {
   return objectOf(node.fields, (f) => nodeFieldValue(f, row, aliases));
 }
 
-function nodeFieldValue(f: Exclude<NodeFieldPlan, { kind: "typename" }>, row: RowRef, aliases: AliasCounter): Expr {
+function nodeFieldValue(f: Exclude<NodeFieldPlan, { kind: "typename" }>, row: RowRef, aliases: AliasCounter): JsonExpr {
   switch (f.kind) {
     case "column":
       return outputValue(row.column(f.column), f.output);
     case "nodeId":
-      return nodeIdExpr(f.table, row);
+      return jsonValue(nodeIdExpr(f.table, row));
     case "toOne": {
       const alias = aliases.next("t");
       const ref = tableRow(alias);
       const rel = f.relation;
       const where = and(...rel.toColumns.map((c, i) => binary("=", ref.column(c), row.column(rel.fromColumns[i]!))));
-      const inner = select({ columns: [{ expr: nodeObject(f.node, ref, aliases), alias: "node" }], from: tableFrom(rel.to, alias), where, limit: int(1) });
-      return { kind: "subquery", select: inner };
+      return jsonSubquery({ from: tableFrom(rel.to, alias), where, limit: int(1) }, nodeObject(f.node, ref, aliases));
     }
     case "toMany": {
       const rel = f.relation;
@@ -37,13 +36,14 @@ function nodeFieldValue(f: Exclude<NodeFieldPlan, { kind: "typename" }>, row: Ro
     case "computedRow": {
       const alias = aliases.next("t");
       const ref = tableRow(alias);
-      const inner = select({
-        columns: [{ expr: nodeObject(f.node, ref, aliases), alias: "node" }],
-        from: { kind: "function", schema: f.fn.schema, name: f.fn.name, args: [{ name: null, value: row.whole }], alias },
-        where: { kind: "not", expr: { kind: "isNull", expr: ref.whole, negated: false } },
-        limit: int(1),
-      });
-      return { kind: "subquery", select: inner };
+      return jsonSubquery(
+        {
+          from: { kind: "function", schema: f.fn.schema, name: f.fn.name, args: [{ name: null, value: row.whole }], alias },
+          where: { kind: "not", expr: { kind: "isNull", expr: ref.whole, negated: false } },
+          limit: int(1),
+        },
+        nodeObject(f.node, ref, aliases),
+      );
     }
     case "computedConnection":
       return connectionExpr(f.connection, null, aliases, row);

@@ -1,20 +1,18 @@
-// Transpile stage, field values: a plan's output kinds and `__typename` fields → the SQL values
-// json_build_object and json_agg write into the response.
+// Transpile stage, field values: a plan's output kinds and `__typename` fields → the JSON values
+// (as text) the response is built from.
 
 import type { OutputKind } from "../plan/types";
 import { unreachable } from "../util/invariant";
-import { binary, call, int, param, pgType, type Expr } from "../sql/ast";
+import { binary, call, int, jsonNumberOrBool, jsonValue, param, pgType, type Expr, type JsonEntry, type JsonExpr } from "../sql/ast";
 import { textType } from "./rowRef";
 
-export function toJson(e: Expr): Expr {
-  return call("to_json", e);
+/** The JSON a field outputs: its SQL value converted as to_json converts it. */
+export function outputValue(e: Expr, kind: OutputKind): JsonExpr {
+  return kind.kind === "intOrBoolean" ? jsonNumberOrBool(e) : jsonValue(outputSqlValue(e, kind));
 }
 
-/**
- * The SQL value a field outputs, as json_build_object and json_agg write it (any type: they
- * convert it as to_json would, so object members and aggregated items need no to_json call).
- */
-export function outputValue(e: Expr, kind: OutputKind): Expr {
+/** The SQL value whose to_json form a field outputs. */
+function outputSqlValue(e: Expr, kind: Exclude<OutputKind, { kind: "intOrBoolean" }>): Expr {
   switch (kind.kind) {
     case "json":
       return e;
@@ -51,17 +49,6 @@ function decimalValue(n: Expr): Expr {
   };
 }
 
-/** A field's output as a json value of its own (outside an object or aggregate). */
-export function output(e: Expr, kind: OutputKind): Expr {
-  return toJson(outputValue(e, kind));
-}
-
-/** An object member. */
-interface Entry {
-  key: string;
-  value: Expr;
-}
-
 /** The one field every object plan may hold: `__typename`, known while planning. */
 interface TypenameField {
   kind: "typename";
@@ -75,16 +62,16 @@ interface TypenameField {
  */
 export function objectOf<F extends { kind: string; key: string }>(
   fields: readonly F[],
-  member: (field: Exclude<F, TypenameField>) => Expr,
-): Expr {
+  member: (field: Exclude<F, TypenameField>) => JsonExpr,
+): JsonExpr {
   return { kind: "jsonObject", entries: fields.map((f) => entryOf(f, member)) };
 }
 
 function entryOf<F extends { kind: string; key: string }>(
   f: F,
-  member: (field: Exclude<F, TypenameField>) => Expr,
-): Entry {
-  if (isTypename(f)) return { key: f.key, value: param(f.value, textType) };
+  member: (field: Exclude<F, TypenameField>) => JsonExpr,
+): JsonEntry {
+  if (isTypename(f)) return { key: f.key, value: jsonValue(param(f.value, textType)) };
   return { key: f.key, value: member(f as Exclude<F, TypenameField>) };
 }
 

@@ -47,7 +47,7 @@ describe("graphql.resolve in PostgreSQL", () => {
       expect(answer.data.accountCollection.edges[0].node.blogCollection.edges[0].node.commentCollection.totalCount).toBe(3);
       expect(answer.data.blogCollection.totalCount).toBe(30);
       const { rows } = await client.query(
-        "select sum(calls)::int as calls from pg_stat_statements where not toplevel and query like '%json_build_object%' " +
+        "select sum(calls)::int as calls from pg_stat_statements where not toplevel and query like '%as \"result\"%' " +
           "and dbid = (select oid from pg_database where datname = current_database())",
       );
       expect(rows[0].calls).toBe(2);
@@ -87,6 +87,20 @@ describe("graphql.resolve in PostgreSQL", () => {
       const answer = await resolve(client, "{ extraCollection { edges { node { id } } } }");
       expect(answer).toEqual({ data: { extraCollection: { edges: [] } } });
       expect((await info(client)).schemaLoads).toBe(before.schemaLoads + 1);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("answers an object of thousands of members, nested in a page", async () => {
+    const client = await db.connect();
+    try {
+      const members = Array.from({ length: 3000 }, (_, i) => `m${i}: ${i % 2 === 0 ? "id" : "email"}`).join(" ");
+      const answer = await resolve(client, `{ accountCollection(first: 2) { edges { node { ${members} } } } }`);
+      expect(answer.errors).toBeUndefined();
+      const nodes = answer.data.accountCollection.edges.map((e: { node: Record<string, unknown> }) => e.node);
+      expect(nodes.map((n: Record<string, unknown>) => Object.keys(n).length)).toEqual([3000, 3000]);
+      expect([nodes[1].m0, nodes[1].m1, nodes[1].m2998, nodes[1].m2999]).toEqual([2, "user2@x.com", 2, "user2@x.com"]);
     } finally {
       await client.end();
     }

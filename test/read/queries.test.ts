@@ -50,6 +50,25 @@ describe("read queries", () => {
     });
   });
 
+  it("builds objects whose members read no column, or that have no member at all", async () => {
+    const r = await ask(`{ accountCollection(first: 2) { edges { node { __typename } } }
+      empty: accountCollection(first: 1) { edges { node { id @skip(if: true) } } }
+      flags: accountCollection(orderBy: [{id: DescNullsLast}]) { edges { node { v: isVerified tags: blogCollection { edges { node { tags } } } } } } }`);
+    expect(r).toEqual({
+      data: {
+        accountCollection: { edges: [{ node: { __typename: "Account" } }, { node: { __typename: "Account" } }] },
+        empty: { edges: [{ node: {} }] },
+        flags: {
+          edges: [
+            { node: { v: false, tags: { edges: [{ node: { tags: ["travel"] } }] } } },
+            { node: { v: true, tags: { edges: [{ node: { tags: ["tech", "travel"] } }, { node: { tags: null } }] } } },
+            { node: { v: true, tags: { edges: [{ node: { tags: ["tech"] } }] } } },
+          ],
+        },
+      },
+    });
+  });
+
   it("filters, orders and pages", async () => {
     const r = await ask(`{ blogCollection(filter: {or: [{name: {eq: "Blog 4"}}, {id: {in: [1, 2]}}]}, orderBy: [{id: DescNullsLast}], first: 2) {
       pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id } } } }`);
