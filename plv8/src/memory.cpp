@@ -80,13 +80,14 @@ void MapLibraryPages() { dl_iterate_phdr(MapReadOnlySegments, nullptr); }
 
 // Memory a call freed (a large query result, a compilation's zones, a statement's executor
 // state) stays in malloc's arena, counted as the backend's private memory, until given back.
-// Checked after the first outermost call, every 64th and after V8 gave memory back (`now`): the
-// check walks the arena.
+// Checked after the first outermost call and every 64th: the check walks the arena. After V8 gave
+// memory back (`now`), all of it goes: the collection itself freed malloc'd memory, and it
+// costs far more than the trim.
 void GiveBackFreeMemory(bool now) {
 	static unsigned calls = 0;
 	if (calls++ % 64 != 0 && !now) return;
 	constexpr size_t kKeep = size_t(1) << 20;
-	if (mallinfo2().fordblks > kKeep) malloc_trim(kKeep);
+	if (now || mallinfo2().fordblks > kKeep) malloc_trim(now ? 0 : kKeep);
 }
 
 }  // namespace plv8
