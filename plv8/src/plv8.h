@@ -44,7 +44,6 @@ void GiveBackFreeMemory(bool now);
 // ---------------------------------------------------------------------------
 // Runtime (runtime.cpp): process-wide V8, per-user environments, watchdog.
 
-
 struct CountingAllocator;
 
 // What the code cache did for one environment (shown by plv8_info()).
