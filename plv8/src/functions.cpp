@@ -4,7 +4,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "plv8.h"
+#include "fninfo.h"
 
 extern "C" {
 #include "catalog/pg_proc.h"
@@ -23,132 +23,35 @@ CallState *current_call = nullptr;
 
 namespace {
 
-struct FnInfo {
-	Oid oid;
-	TransactionId xmin;
-	ItemPointerData tid;
-	MemoryContext cxt;
-	char *proname;
-	char *source;
-	char prokind;
-	int nargs;            // input arguments
-	Oid *argtypes;
-	TypeInfo **args;      // null entries for polymorphic arguments
-	char **argnames;
-	Oid rettype;
-	TypeInfo *ret;        // null for polymorphic / set / trigger results
-	bool retset;
-	bool is_trigger;
-	bool has_out;
-};
-
 struct Compiled {
 	TransactionId xmin;
 	ItemPointerData tid;
 	v8::Global<v8::Function> fn;
 };
 
-std::unordered_map<Oid, FnInfo *> fn_infos;
 std::map<std::pair<JsContext *, Oid>, Compiled *> compiled;
-
-// Reads (or re-reads after CREATE OR REPLACE) a function's catalog row. May raise errors.
-FnInfo *GetFnInfo(Oid fn_oid) {
-	HeapTuple tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn_oid));
-	if (!HeapTupleIsValid(tup)) elog(ERROR, "cache lookup failed for function %u", fn_oid);
-	auto it = fn_infos.find(fn_oid);
-	if (it != fn_infos.end()) {
-		FnInfo *info = it->second;
-		if (info->xmin == HeapTupleHeaderGetRawXmin(tup->t_data) && ItemPointerEquals(&info->tid, &tup->t_self)) {
-			ReleaseSysCache(tup);
-			return info;
-		}
-		// The old entry may still be in use by an outer call; it stays allocated.
-		fn_infos.erase(it);
-	}
-	Form_pg_proc proc = reinterpret_cast<Form_pg_proc>(GETSTRUCT(tup));
-	MemoryContext cxt = AllocSetContextCreate(TopMemoryContext, "plv8 function", ALLOCSET_SMALL_SIZES);
-	MemoryContext old = MemoryContextSwitchTo(cxt);
-	FnInfo *info = static_cast<FnInfo *>(palloc0(sizeof(FnInfo)));
-	info->oid = fn_oid;
-	info->xmin = HeapTupleHeaderGetRawXmin(tup->t_data);
-	info->tid = tup->t_self;
-	info->cxt = cxt;
-	info->proname = pstrdup(NameStr(proc->proname));
-	bool isnull;
-	Datum src = SysCacheGetAttr(PROCOID, tup, Anum_pg_proc_prosrc, &isnull);
-	info->source = isnull ? pstrdup("") : TextDatumGetCString(src);
-	info->prokind = proc->prokind;
-	info->rettype = proc->prorettype;
-	info->retset = proc->proretset;
-	info->is_trigger = proc->prorettype == TRIGGEROID;
-
-	Oid *types;
-	char **names;
-	char *modes;
-	int total = get_func_arg_info(tup, &types, &names, &modes);
-	info->argtypes = static_cast<Oid *>(palloc0(sizeof(Oid) * (total + 1)));
-	info->argnames = static_cast<char **>(palloc0(sizeof(char *) * (total + 1)));
-	info->args = static_cast<TypeInfo **>(palloc0(sizeof(TypeInfo *) * (total + 1)));
-	int n = 0;
-	for (int i = 0; i < total; i++) {
-		char mode = modes ? modes[i] : PROARGMODE_IN;
-		if (mode == PROARGMODE_OUT || mode == PROARGMODE_TABLE) {
-			info->has_out = true;
-			continue;
-		}
-		info->argtypes[n] = types[i];
-		if (names && names[i] && names[i][0]) info->argnames[n] = pstrdup(names[i]);
-		else info->argnames[n] = psprintf("$%d", n + 1);
-		if (!IsPolymorphicType(types[i])) info->args[n] = TypeInfoNew(types[i], -1, cxt);
-		n++;
-	}
-	info->nargs = n;
-	if (!info->retset && !info->is_trigger && !IsPolymorphicType(info->rettype) &&
-	    !(info->rettype == RECORDOID && info->has_out))
-		info->ret = TypeInfoNew(info->rettype, -1, cxt);
-	MemoryContextSwitchTo(old);
-	ReleaseSysCache(tup);
-	fn_infos[fn_oid] = info;
-	return info;
-}
-
-std::string FunctionSource(FnInfo *info) {
-	std::string s = "(function (";
-	if (info->is_trigger) {
-		for (int i = 0; i < kTriggerArgCount; i++) {
-			if (i) s += ", ";
-			s += kTriggerArgNames[i];
-		}
-	} else {
-		for (int i = 0; i < info->nargs; i++) {
-			if (i) s += ", ";
-			s += info->argnames[i];
-		}
-	}
-	s += ") {\n";
-	s += info->source;
-	s += "\n})";
-	return s;
-}
 
 // Compiles `(function (args) {\n body \n})`, line numbers counted from the body. A function
 // body that will run goes through the code cache; a DO block or a body only being validated
 // does not.
-v8::MaybeLocal<v8::Script> CompileScript(Env *env, const std::string &source, const char *name, bool cacheable) {
+v8::MaybeLocal<v8::Script> CompileScript(Env *env, const std::string &source, const char *name, bool cacheable,
+                                         const char *kept = nullptr) {
 	v8::Isolate *isolate = env->isolate;
 	v8::ScriptOrigin origin(isolate, NewString(isolate, name), -1, 0);
 	v8::Local<v8::String> text;
-	if (!NewText(env, source.data(), source.size()).ToLocal(&text)) return {};
+	if (!(kept ? NewKeptText(env, kept, source.size()) : NewText(env, source.data(), source.size())).ToLocal(&text))
+		return {};
 	if (cacheable) return CompileCached(env, text, origin, source, name);
 	return v8::Script::Compile(isolate->GetCurrentContext(), text, &origin);
 }
 
 // The function a wrapped body evaluates to.
-v8::MaybeLocal<v8::Function> Compile(Env *env, const std::string &source, const char *name, bool cacheable) {
+v8::MaybeLocal<v8::Function> Compile(Env *env, const std::string &source, const char *name, bool cacheable,
+                                     const char *kept = nullptr) {
 	v8::Isolate *isolate = env->isolate;
 	v8::Local<v8::Context> cx = isolate->GetCurrentContext();
 	v8::Local<v8::Script> script;
-	if (!CompileScript(env, source, name, cacheable).ToLocal(&script)) return {};
+	if (!CompileScript(env, source, name, cacheable, kept).ToLocal(&script)) return {};
 	v8::Local<v8::Value> v;
 	if (!script->Run(cx).ToLocal(&v)) return {};
 	if (!v->IsFunction()) {
@@ -170,7 +73,8 @@ v8::MaybeLocal<v8::Function> CompiledFor(Env *env, FnInfo *info) {
 		compiled.erase(it);
 	}
 	v8::Local<v8::Function> fn;
-	if (!Compile(env, FunctionSource(info), info->proname, true).ToLocal(&fn)) return {};
+	std::string source(info->source, info->source_len);
+	if (!Compile(env, source, info->proname, true, info->source).ToLocal(&fn)) return {};
 	Compiled *c = new Compiled();
 	c->xmin = info->xmin;
 	c->tid = info->tid;
@@ -414,7 +318,7 @@ Datum CallHandler(FunctionCallInfo fcinfo) {
 	if (SPI_finish() != SPI_OK_FINISH) elog(ERROR, "could not disconnect from SPI manager");
 	if (current_call == nullptr) {  // the outermost call has succeeded
 		CodeCacheFlush();
-		GiveBackFreeMemory();
+		GiveBackFreeMemory(ReduceHeap(env));
 	}
 	if (info->retset) {
 		fcinfo->isnull = true;
@@ -453,7 +357,7 @@ void Validate(Oid fn_oid) {
 	RunJs(env, nullptr, &out, [&](v8::Local<v8::Context> cx) {
 		// Only compiled, never run: a body with side effects must not execute at CREATE.
 		v8::Local<v8::Script> script;
-		return CompileScript(env, FunctionSource(info), info->proname, false).ToLocal(&script);
+		return CompileScript(env, std::string(info->source, info->source_len), info->proname, false).ToLocal(&script);
 	});
 	Finish(env, &out);
 }

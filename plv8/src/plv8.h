@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,13 +34,15 @@ extern "C" {
 
 namespace plv8 {
 
-// Memory (memory.cpp): malloc's free memory given back after outermost calls.
-void GiveBackFreeMemory();
+// Memory (memory.cpp): after outermost calls, V8's young generation and malloc's free memory
+// given back.
+struct Env;
+void WatchYoungGeneration(Env *env);
+bool ReduceHeap(Env *env);
+void GiveBackFreeMemory(bool now);
 
 // ---------------------------------------------------------------------------
 // Runtime (runtime.cpp): process-wide V8, per-user environments, watchdog.
-
-struct Env;
 
 struct CountingAllocator;
 
@@ -76,6 +79,8 @@ struct Env {
 	bool doomed;          // dispose when the outermost entry leaves
 	size_t heap_limit;
 	CodeCacheStats code_cache;
+	bool scavenged;                // a young-generation collection ran since the last ReduceHeap
+	unsigned calls_since_reduction; // outermost calls since then
 };
 
 extern int memory_limit_mb;
@@ -93,7 +98,9 @@ extern std::string applied_v8_flags;
 Env *CurrentEnv();
 // Forget every environment for `user` (or the current one if InvalidOid).
 void ResetEnv(Oid user);
-// Heap statistics of every environment as a JSON text.
+// Every environment of this backend, by user id.
+const std::map<Oid, Env *> &AllEnvs();
+// Heap statistics of every environment as a JSON text (info.cpp).
 std::string EnvInfoJson();
 std::string HeapStatsJson(v8::Isolate *isolate, bool with_user, Oid user, const std::string &contexts = "[]");
 
@@ -186,6 +193,9 @@ void RaiseJsError(const JsError *err) pg_attribute_noreturn();
 v8::Local<v8::String> NewString(v8::Isolate *isolate, const char *s, int len = -1);
 // User data: a value too long for V8 throws a JavaScript error with SQLSTATE 54000.
 v8::MaybeLocal<v8::String> NewText(Env *env, const char *s, size_t len);
+// The same over memory that is never freed while the backend lives, read by V8 in place when it
+// is ASCII.
+v8::MaybeLocal<v8::String> NewKeptText(Env *env, const char *s, size_t len);
 std::string ToStdString(v8::Isolate *isolate, v8::Local<v8::Value> value, bool *ok);
 // Error messages and fields are clipped to a size every layer can carry.
 std::string ClipErrorText(std::string text);

@@ -256,6 +256,7 @@ Env *CreateEnv(Oid user) {
 	isolate->SetStackLimit(StackLimit());
 	isolate->AddNearHeapLimitCallback(NearHeapLimit, env);
 	isolate->SetOOMErrorHandler(OomHandler);
+	WatchYoungGeneration(env);
 
 	env->cx = nullptr;
 	env->default_cx = nullptr;
@@ -421,46 +422,6 @@ void RaiseTermination(Env *env) {
 	ereport(ERROR, (errcode(ERRCODE_QUERY_CANCELED), errmsg("canceling statement due to user request")));
 }
 
-std::string HeapStatsJson(v8::Isolate *isolate, bool with_user, Oid user, const std::string &contexts) {
-	v8::HeapStatistics hs;
-	isolate->GetHeapStatistics(&hs);
-	std::string out = "{";
-	if (with_user) {
-		char *name = GetUserNameFromId(user, true);
-		out += "\"user\":" + JsonString(name ? name : "") + ",";
-	}
-	out += "\"total_heap_size\":" + std::to_string(hs.total_heap_size());
-	out += ",\"total_physical_size\":" + std::to_string(hs.total_physical_size());
-	out += ",\"used_heap_size\":" + std::to_string(hs.used_heap_size());
-	out += ",\"heap_size_limit\":" + std::to_string(hs.heap_size_limit());
-	out += ",\"external_memory\":" + std::to_string(hs.external_memory());
-	// Memory V8 takes with malloc outside its heap (compiler zones, tables): part of a backend's
-	// private memory that neither the heap figures nor PostgreSQL's memory contexts show. Only in
-	// plv8_info(): plv8.memory_usage() keeps PLV8's keys.
-	if (with_user) {
-		out += ",\"malloced_memory\":" + std::to_string(hs.malloced_memory());
-		out += ",\"peak_malloced_memory\":" + std::to_string(hs.peak_malloced_memory());
-	}
-	out += ",\"number_of_native_contexts\":" + std::to_string(hs.number_of_native_contexts());
-	if (with_user) out += ",\"contexts\":" + contexts;
-	out += "}";
-	return out;
-}
-
-std::string EnvInfoJson() {
-	std::string out = "[";
-	bool first = true;
-	for (auto &kv : envs) {
-		if (!first) out += ",";
-		first = false;
-		std::string heap = HeapStatsJson(kv.second->isolate, true, kv.first, ContextNamesJson(kv.second));
-		const CodeCacheStats &cc = kv.second->code_cache;
-		heap.pop_back();  // the closing brace: the code cache figures go inside
-		out += heap + ",\"code_cache\":{\"hits\":" + std::to_string(cc.hits) + ",\"misses\":" + std::to_string(cc.misses) +
-		       ",\"writes\":" + std::to_string(cc.writes) + ",\"rejected\":" + std::to_string(cc.rejected) + "}}";
-	}
-	out += "]";
-	return out;
-}
+const std::map<Oid, Env *> &AllEnvs() { return envs; }
 
 }  // namespace plv8

@@ -28,6 +28,32 @@ v8::MaybeLocal<v8::String> NewText(Env *env, const char *s, size_t len) {
 	return {};
 }
 
+namespace {
+
+// V8's view of text that the handler keeps for the life of the backend anyway (a function's
+// source in its catalog entry): V8 reads it in place instead of holding a copy in its heap.
+class KeptOneByteText : public v8::String::ExternalOneByteStringResource {
+  public:
+	KeptOneByteText(const char *data, size_t length) : data_(data), length_(length) {}
+	const char *data() const override { return data_; }
+	size_t length() const override { return length_; }
+
+  private:
+	const char *data_;
+	size_t length_;
+};
+
+}  // namespace
+
+v8::MaybeLocal<v8::String> NewKeptText(Env *env, const char *s, size_t len) {
+	// One byte per character holds only ASCII text as UTF-8; other text is copied as usual.
+	bool ascii = len <= static_cast<size_t>(v8::String::kMaxLength);
+	for (size_t i = 0; ascii && i < len; i++) ascii = static_cast<unsigned char>(s[i]) < 0x80;
+	v8::Local<v8::String> out;
+	if (ascii && v8::String::NewExternalOneByte(env->isolate, new KeptOneByteText(s, len)).ToLocal(&out)) return out;
+	return NewText(env, s, len);
+}
+
 std::string ToStdString(v8::Isolate *isolate, v8::Local<v8::Value> value, bool *ok) {
 	v8::Local<v8::String> str;
 	if (value->IsString()) {

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestDatabase } from "../harness/db";
+import { plv8Database } from "./support";
+
+// What a backend's V8 heap keeps between calls: the young generation's idle semi-space is given
+// back after a call that collected it, and a function's ASCII source is read in place rather than
+// copied into the heap.
+interface Space {
+  size: number;
+  physical: number;
+}
+const spacesSql = "select e->'spaces' as spaces from jsonb_array_elements(plv8_info()) e where e->>'user' = current_user";
+
+describe("V8 heap footprint", () => {
+  let db: TestDatabase;
+  beforeAll(async () => {
+    db = await plv8Database();
+    const filler = (text: string) => `/* ${text.repeat(150_000)} */`;
+    await db.query(`
+      create function churn(n int) returns int as $$
+        // Each object outlives its iteration a little, so that none is optimized away.
+        const ring = new Array(64);
+        for (let i = 0; i < n; i++) ring[i & 63] = { i, s: 'item ' + i };
+        return ring.filter((o) => o !== undefined).length;
+      $$ language plv8;
+      create function big_ascii() returns int as $$ ${filler("ab")} return 42; $$ language plv8;
+      create function big_utf8() returns text as $$ ${filler("é")} return 'ünïcode'; $$ language plv8;
+    `);
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  it("gives back the idle semi-space of the young generation after a call that collected it", async () => {
+    const client = await db.connect();
+    // About 100 MB of short-lived objects: many young collections in one call.
+    const { rows } = await client.query("select churn(2000000) as kept");
+    expect(rows[0].kept).toBe(64);
+    const spaces = (await client.query<{ spaces: Record<string, Space> }>(spacesSql)).rows[0]!.spaces;
+    // One semi-space of 1 MB committed, not two.
+    expect(spaces.new_space!.size).toBeLessThanOrEqual(1 << 20);
+    // The environment goes on as before.
+    expect((await client.query("select churn(10) as kept")).rows[0].kept).toBe(10);
+    await client.end();
+  });
+
+  it("runs long function bodies, ASCII ones without a copy in the heap", async () => {
+    const client = await db.connect();
+    expect((await client.query("select big_ascii() as v")).rows[0].v).toBe(42);
+    const spaces = (await client.query<{ spaces: Record<string, Space> }>(spacesSql)).rows[0]!.spaces;
+    // A 300 kB string in the heap would sit in a large object space (young or old).
+    expect(spaces.large_object_space!.size + spaces.new_large_object_space!.size).toBe(0);
+    expect((await client.query("select big_utf8() as v")).rows[0].v).toBe("ünïcode");
+    await client.end();
+  });
+});
