@@ -7,7 +7,7 @@
 // only in a collection that reduces memory. A resolver request allocates tens of kB, so a young
 // collection runs about once per hundred requests; one memory-reducing collection (a full one,
 // a few ms for this heap) after an outermost call during which a young collection ran, at most
-// once per kCallsBetweenReductions calls, keeps that space given back most of the time for a
+// once per plv8.heap_reduce_interval calls (0: never), keeps that space given back most of the time for a
 // few percent of the calls' time. It also compacts the old generation, where the first call's
 // reflection leaves its garbage.
 //
@@ -48,8 +48,6 @@ int MapReadOnlySegments(struct dl_phdr_info *info, size_t, void *) {
 	return 0;
 }
 
-constexpr unsigned kCallsBetweenReductions = 128;
-
 void NoteYoungCollection(v8::Isolate *, v8::GCType, v8::GCCallbackFlags, void *data) {
 	static_cast<Env *>(data)->scavenged = true;
 }
@@ -58,14 +56,15 @@ void NoteYoungCollection(v8::Isolate *, v8::GCType, v8::GCCallbackFlags, void *d
 
 void WatchYoungGeneration(Env *env) {
 	env->scavenged = false;
-	env->calls_since_reduction = kCallsBetweenReductions;  // the first call's garbage goes at once
+	env->calls_since_reduction = INT_MAX;  // the first call's garbage goes at once
 	env->isolate->AddGCEpilogueCallback(NoteYoungCollection, env, v8::kGCTypeScavenge);
 }
 
 // After an outermost call that succeeded; true when V8 gave memory back.
 bool ReduceHeap(Env *env) {
-	if (env->calls_since_reduction < kCallsBetweenReductions) env->calls_since_reduction++;
-	if (env->calls_since_reduction < kCallsBetweenReductions || !env->scavenged) return false;
+	if (heap_reduce_interval <= 0) return false;
+	if (env->calls_since_reduction < heap_reduce_interval) env->calls_since_reduction++;
+	if (env->calls_since_reduction < heap_reduce_interval || !env->scavenged) return false;
 	env->calls_since_reduction = 0;
 	env->scavenged = false;
 	v8::Isolate::Scope scope(env->isolate);

@@ -42,6 +42,9 @@ void _PG_init(void) {
 	                           PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("plv8.memory_limit", "Per-user JavaScript heap limit of a connection, in MB.", NULL,
 	                        &plv8::memory_limit_mb, 256, 16, 3072, PGC_SUSET, GUC_UNIT_MB, NULL, NULL, NULL);
+	DefineCustomIntVariable("plv8.heap_reduce_interval",
+	                        "Outermost calls between collections that give V8's idle memory back (0: never).", NULL,
+	                        &plv8::heap_reduce_interval, 128, 0, INT_MAX, PGC_SUSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("plv8.execution_timeout", "Longest time a plv8 call may run JavaScript, in seconds.", NULL,
 	                        &plv8::execution_timeout_s, 300, 1, 65536, PGC_SUSET, GUC_UNIT_S, NULL, NULL, NULL);
 	// Accepted for PLV8 compatibility: the V8 of libnode uses the system's ICU and its data.

@@ -80,13 +80,14 @@ struct Env {
 	size_t heap_limit;
 	CodeCacheStats code_cache;
 	bool scavenged;                // a young-generation collection ran since the last ReduceHeap
-	unsigned calls_since_reduction; // outermost calls since then
+	int calls_since_reduction;      // outermost calls since then
 };
 
 extern int memory_limit_mb;
 extern char *context_name;
 extern int context_cache_size;
 extern int execution_timeout_s;
+extern int heap_reduce_interval;
 extern char *icu_data;
 extern char *start_proc;
 extern char *boot_proc;

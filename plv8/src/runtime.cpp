@@ -34,6 +34,7 @@ namespace plv8 {
 
 int memory_limit_mb = 256;
 int execution_timeout_s = 300;
+int heap_reduce_interval = 128;
 std::atomic<bool> terminate_requested{false};
 char *v8_flags = nullptr;
 

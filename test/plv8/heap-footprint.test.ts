@@ -44,6 +44,15 @@ describe("V8 heap footprint", () => {
     await client.end();
   });
 
+  it("keeps both semi-spaces with plv8.heap_reduce_interval = 0", async () => {
+    const client = await db.connect();
+    await client.query("set plv8.heap_reduce_interval = 0");
+    expect((await client.query("select churn(2000000) as kept")).rows[0].kept).toBe(64);
+    const spaces = (await client.query<{ spaces: Record<string, Space> }>(spacesSql)).rows[0]!.spaces;
+    expect(spaces.new_space!.size).toBeGreaterThan(1 << 20);
+    await client.end();
+  });
+
   it("runs long function bodies, ASCII ones without a copy in the heap", async () => {
     const client = await db.connect();
     expect((await client.query("select big_ascii() as v")).rows[0].v).toBe(42);
