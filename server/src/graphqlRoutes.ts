@@ -1,12 +1,13 @@
 // HTTP stage: the /graphql/v1 routes as a Fastify plugin. A request's headers, body or query
 // string → its identity and payload → one statement on the database → the resolver's answer.
 // Bodies are read as text here (not by the app-wide JSON parser) so variables keep every digit.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ServerResponse } from "node:http";
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import { OperationTypeNode } from "graphql";
 import type { DocumentLimits, ServerConfig } from "./config";
-import type { Database, Outcome } from "./database";
+import type { Database, Outcome, Requester } from "./database";
 import { fail } from "./httpErrors";
-import { identify, type Authenticator, type Identity } from "./identity";
+import { identify, rememberedIdentity, type Allowed, type Authenticator } from "./identity";
 import { checkDocument } from "./documentLimits";
 import * as metrics from "./metrics";
 import type { ReplicaRouter } from "./replicas";
@@ -21,8 +22,27 @@ export interface GraphQLRoutesOptions {
   auth: Authenticator;
 }
 
+const jsonType = "application/json; charset=utf-8";
+
 function graphqlError(reply: FastifyReply, message: string): FastifyReply {
-  return reply.code(200).type("application/json; charset=utf-8").send({ data: null, errors: [{ message }] });
+  return reply.code(200).type(jsonType).send({ data: null, errors: [{ message }] });
+}
+
+/** The client of a response: it left when the response closed before it was written out. */
+class ResponseRequester implements Requester {
+  constructor(private readonly response: ServerResponse) {}
+
+  get left(): boolean {
+    return this.response.closed && !this.response.writableFinished;
+  }
+
+  watch(listener: () => void): void {
+    this.response.once("close", listener);
+  }
+
+  unwatch(listener: () => void): void {
+    this.response.off("close", listener);
+  }
 }
 
 /** Runs a request's statement: on one database, or a primary and its replicas by operation. */
@@ -58,7 +78,7 @@ export function acceptJsonAsText(scope: FastifyInstance): void {
 /** An identified request's payload → one statement on the target's database → the answer. */
 export async function answerGraphql(
   target: GraphqlTarget,
-  identity: (Identity & { kind: "allowed" }) | undefined,
+  identity: Allowed | undefined,
   request: FastifyRequest,
   reply: FastifyReply,
   parsed: PayloadResult,
@@ -77,18 +97,15 @@ export async function answerGraphql(
     return graphqlError(reply, target.mutationsRefused);
   }
   // The response's close before its end means the client went away: its statement is cancelled.
-  const gone = new AbortController();
-  reply.raw.once("close", () => {
-    if (!reply.raw.writableFinished) gone.abort();
-  });
-  const outcome = await database.resolve(checked.operation, identity.role, identity.claims, schemas, parsed.payload, gone.signal);
+  const requester = new ResponseRequester(reply.raw);
+  const outcome = await database.resolve(checked.operation, identity.role, identity.claims, schemas, parsed.payload, requester);
   if (outcome.kind === "failed" || outcome.kind === "unavailable" || outcome.kind === "missingExtension") {
     metrics.errors.inc({ kind: outcome.kind });
   }
   switch (outcome.kind) {
     case "result":
       // The resolver's JSON text goes out as it came from the database.
-      return reply.code(200).type("application/json; charset=utf-8").send(outcome.body);
+      return reply.code(200).type(jsonType).send(outcome.body);
     case "rejected":
       return graphqlError(reply, outcome.message);
     case "timeout":
@@ -116,17 +133,26 @@ export async function graphqlRoutes(scope: FastifyInstance, options: GraphQLRout
   // Only JSON bodies are GraphQL requests (anything else is a 415 before any work), kept as text.
   acceptJsonAsText(scope);
 
-  const identities = new WeakMap<FastifyRequest, Identity & { kind: "allowed" }>();
-  scope.addHook("onResponse", async (request, reply) => {
+  const identities = new WeakMap<FastifyRequest, Allowed>();
+  // Hooks in callback style: an async hook costs a promise and a turn of the microtask queue.
+  scope.addHook("onResponse", (request, reply, done) => {
     const operation = operations.get(request) ?? "none";
     metrics.requests.inc({ status: String(reply.statusCode), operation });
     metrics.latency.observe({ operation }, reply.elapsedTime / 1000);
+    done();
   });
   // Runs before the body is read, so an unauthorized request costs no parsing and no database work.
-  const authorize = async (request: FastifyRequest, reply: FastifyReply) => {
-    const identity = await identify(auth, request.headers);
-    if (identity.kind === "refused") return fail(reply, 401, identity.message);
-    identities.set(request, identity);
+  const authorize = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const known = rememberedIdentity(auth, request.headers);
+    if (known) {
+      identities.set(request, known);
+      return done();
+    }
+    identify(auth, request.headers).then((identity) => {
+      if (identity.kind === "refused") return fail(reply, 401, identity.message);
+      identities.set(request, identity);
+      done();
+    }, done);
   };
 
   const target: GraphqlTarget = { database: router, schemas: config.schemas, limits: config.limits };
