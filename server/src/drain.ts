@@ -15,8 +15,9 @@ export function drainingClose(fastify: FastifyInstance): () => Promise<void> {
   };
   fastify.addHook("onRequest", (_request, reply, done) => {
     inFlight += 1;
-    // `close` fires once per response, whether it finished or its client went away.
-    reply.raw.once("close", onClose);
+    // `close` fires once per response, whether it finished or its client went away (so `on`,
+    // without the wrapper `once` makes per request).
+    reply.raw.on("close", onClose);
     done();
   });
   return () => {

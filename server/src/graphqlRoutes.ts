@@ -36,8 +36,9 @@ class ResponseRequester implements Requester {
     return this.response.closed && !this.response.writableFinished;
   }
 
+  // A response closes once: `on` needs no wrapper per call, as `once` does.
   watch(listener: () => void): void {
-    this.response.once("close", listener);
+    this.response.on("close", listener);
   }
 
   unwatch(listener: () => void): void {
