@@ -9,9 +9,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
-import { connectionUrl, startCluster, stopCluster, type Cluster } from "./cluster";
+import { startBenchDatabase } from "./benchDatabase";
+import { connectionUrl, stopCluster, type Cluster } from "./cluster";
 import { readProfile, renderSummary, summarizeProfile } from "./cpuProfile";
-import { createDataset, scaleNamed } from "./dataset";
 import { benchDir, oursServerAvailable, startHttpFloor, startOurs, type HttpEngine } from "./engines";
 import { benchClaims } from "./indb";
 import { median, wrkRun, type HttpTarget } from "./load";
@@ -98,20 +98,9 @@ async function main(): Promise<void> {
   const outDir = join(benchDir, ".out", `server-cpu-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   mkdirSync(outDir, { recursive: true });
   const workDir = mkdtempSync(join(outDir, "work-"));
-  const cluster = startCluster();
+  const cluster = await startBenchDatabase(log);
   const engines: HttpEngine[] = [];
   try {
-    const bootstrap = new pg.Client({ connectionString: connectionUrl(cluster, "postgres") });
-    await bootstrap.connect();
-    await bootstrap.query("create database bench");
-    await bootstrap.end();
-    const admin = new pg.Client({ connectionString: connectionUrl(cluster, "bench") });
-    await admin.connect();
-    log("generating the dataset");
-    await createDataset(admin, scaleNamed("default"));
-    await admin.query("create extension if not exists pg_graphql cascade");
-    await admin.query("grant usage on schema graphql to anon, authenticated, service_role");
-    await admin.end();
     const authUrl = connectionUrl(cluster, "bench", "authenticator");
     const user = new pg.Client({ connectionString: authUrl });
     await user.connect();
