@@ -22,6 +22,8 @@ export interface HttpEngine {
   dialect: Dialect | "floor";
   url: string;
   headers: Record<string, string>;
+  /** The engine's process group (its launcher and whatever that spawned), for reading its CPU time. */
+  processGroup: number;
   stop(): Promise<void>;
   /** Immediate and synchronous, for the watchdog. */
   kill(): void;
@@ -104,6 +106,7 @@ async function launch(l: Launch): Promise<HttpEngine> {
     dialect: l.dialect,
     url,
     headers,
+    processGroup: child.pid!,
     kill: () => signal("SIGKILL"),
     stop: () =>
       new Promise<void>((resolve) => {
@@ -123,12 +126,13 @@ async function launch(l: Launch): Promise<HttpEngine> {
 
 const typenameProbe = JSON.stringify({ query: "{ __typename }" });
 
-export function startHttpFloor(databaseUrl: string, port: number, claims: string): Promise<HttpEngine> {
+/** `nodeArgs` (e.g. `--cpu-prof`) go to the Node process that runs the engine. */
+export function startHttpFloor(databaseUrl: string, port: number, claims: string, nodeArgs: string[] = []): Promise<HttpEngine> {
   return launch({
     id: "httpFloor",
     dialect: "floor",
     command: tsx,
-    args: [join(benchDir, "src", "floorServer.ts")],
+    args: [...nodeArgs, join(benchDir, "src", "floorServer.ts")],
     env: { DATABASE_URL: databaseUrl, PORT: String(port), JWT_CLAIMS: claims, POOL_SIZE: "8" },
     port,
     path: "/graphql",
@@ -154,13 +158,15 @@ export function oursServerAvailable(): boolean {
   return existsSync(join(repoDir, "server", "dist", "main.mjs"));
 }
 
-export function startOurs(databaseUrl: string, port: number): Promise<HttpEngine> {
+/** `entry` may name another build's bundle (`.../dist/main.mjs`), to compare two builds. */
+export function startOurs(databaseUrl: string, port: number, nodeArgs: string[] = [], entry = join(repoDir, "server", "bin.js")): Promise<HttpEngine> {
   return launch({
     id: "ours",
     dialect: "pg_graphql",
     command: process.execPath,
     args: [
-      join(repoDir, "server", "bin.js"),
+      ...nodeArgs,
+      entry,
       "start",
       "--database-url", databaseUrl,
       "--port", String(port),

@@ -112,9 +112,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   let closing: Promise<void> | undefined;
   // Answers sent while closing end their keep-alive connection, so the close need not wait for
   // idle clients to time out.
-  fastify.addHook("onSend", async (_request, reply, payload) => {
+  fastify.addHook("onSend", (_request, reply, payload, done) => {
     if (closing) reply.header("connection", "close");
-    return payload;
+    done(null, payload);
   });
   return {
     config,

@@ -9,13 +9,16 @@ export function drainingClose(fastify: FastifyInstance): () => Promise<void> {
   const closeLeftovers = () => {
     if (closing && inFlight === 0) fastify.server.closeAllConnections();
   };
-  fastify.addHook("onRequest", async (_request, reply) => {
+  const onClose = () => {
+    inFlight -= 1;
+    closeLeftovers();
+  };
+  fastify.addHook("onRequest", (_request, reply, done) => {
     inFlight += 1;
-    // `close` fires once per response, whether it finished or its client went away.
-    reply.raw.once("close", () => {
-      inFlight -= 1;
-      closeLeftovers();
-    });
+    // `close` fires once per response, whether it finished or its client went away (so `on`,
+    // without the wrapper `once` makes per request).
+    reply.raw.on("close", onClose);
+    done();
   });
   return () => {
     closing = true;

@@ -1,12 +1,13 @@
 // HTTP stage: the /graphql/v1 routes as a Fastify plugin. A request's headers, body or query
 // string → its identity and payload → one statement on the database → the resolver's answer.
 // Bodies are read as text here (not by the app-wide JSON parser) so variables keep every digit.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ServerResponse } from "node:http";
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import { OperationTypeNode } from "graphql";
 import type { DocumentLimits, ServerConfig } from "./config";
-import type { Database, Outcome } from "./database";
+import type { Database, Outcome, Requester } from "./database";
 import { fail } from "./httpErrors";
-import { identify, type Authenticator, type Identity } from "./identity";
+import { identify, rememberedIdentity, type Allowed, type Authenticator } from "./identity";
 import { checkDocument } from "./documentLimits";
 import * as metrics from "./metrics";
 import type { ReplicaRouter } from "./replicas";
@@ -21,8 +22,28 @@ export interface GraphQLRoutesOptions {
   auth: Authenticator;
 }
 
+const jsonType = "application/json; charset=utf-8";
+
 function graphqlError(reply: FastifyReply, message: string): FastifyReply {
-  return reply.code(200).type("application/json; charset=utf-8").send({ data: null, errors: [{ message }] });
+  return reply.code(200).type(jsonType).send({ data: null, errors: [{ message }] });
+}
+
+/** The client of a response: it left when the response closed before it was written out. */
+class ResponseRequester implements Requester {
+  constructor(private readonly response: ServerResponse) {}
+
+  get left(): boolean {
+    return this.response.closed && !this.response.writableFinished;
+  }
+
+  // A response closes once: `on` needs no wrapper per call, as `once` does.
+  watch(listener: () => void): void {
+    this.response.on("close", listener);
+  }
+
+  unwatch(listener: () => void): void {
+    this.response.off("close", listener);
+  }
 }
 
 /** Runs a request's statement: on one database, or a primary and its replicas by operation. */
@@ -35,8 +56,15 @@ export function onDatabase(database: Database): Resolving {
   return { resolve: (_operation, ...args) => database.resolve(...args) };
 }
 
-// The operation each request turned out to be, for the metrics written when it is answered.
-const operations = new WeakMap<FastifyRequest, string>();
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The operation a GraphQL request turned out to be, for the metrics written when it is
+     * answered (a field rather than a WeakMap entry: cheaper per request). */
+    graphqlOperation: string | undefined;
+    /** Who a GraphQL request runs as, found before its body is read. */
+    graphqlIdentity: Allowed | undefined;
+  }
+}
 
 /** What a GraphQL request runs against: its database(s), its search path and the document limits. */
 export interface GraphqlTarget {
@@ -58,7 +86,7 @@ export function acceptJsonAsText(scope: FastifyInstance): void {
 /** An identified request's payload → one statement on the target's database → the answer. */
 export async function answerGraphql(
   target: GraphqlTarget,
-  identity: (Identity & { kind: "allowed" }) | undefined,
+  identity: Allowed | undefined,
   request: FastifyRequest,
   reply: FastifyReply,
   parsed: PayloadResult,
@@ -69,7 +97,7 @@ export async function answerGraphql(
   invariant(identity, "GraphQL requests are identified before their body is read");
   const checked = checkDocument(parsed.payload, limits);
   if (checked.kind === "refused") return graphqlError(reply, checked.message);
-  operations.set(request, checked.operation ?? "unknown");
+  request.graphqlOperation = checked.operation ?? "unknown";
   if (viaGet && checked.operation === OperationTypeNode.MUTATION) {
     return fail(reply.header("allow", "POST"), 405, "Mutations are accepted only over POST");
   }
@@ -77,18 +105,15 @@ export async function answerGraphql(
     return graphqlError(reply, target.mutationsRefused);
   }
   // The response's close before its end means the client went away: its statement is cancelled.
-  const gone = new AbortController();
-  reply.raw.once("close", () => {
-    if (!reply.raw.writableFinished) gone.abort();
-  });
-  const outcome = await database.resolve(checked.operation, identity.role, identity.claims, schemas, parsed.payload, gone.signal);
+  const requester = new ResponseRequester(reply.raw);
+  const outcome = await database.resolve(checked.operation, identity.role, identity.claims, schemas, parsed.payload, requester);
   if (outcome.kind === "failed" || outcome.kind === "unavailable" || outcome.kind === "missingExtension") {
     metrics.errors.inc({ kind: outcome.kind });
   }
   switch (outcome.kind) {
     case "result":
       // The resolver's JSON text goes out as it came from the database.
-      return reply.code(200).type("application/json; charset=utf-8").send(outcome.body);
+      return reply.code(200).type(jsonType).send(outcome.body);
     case "rejected":
       return graphqlError(reply, outcome.message);
     case "timeout":
@@ -116,26 +141,36 @@ export async function graphqlRoutes(scope: FastifyInstance, options: GraphQLRout
   // Only JSON bodies are GraphQL requests (anything else is a 415 before any work), kept as text.
   acceptJsonAsText(scope);
 
-  const identities = new WeakMap<FastifyRequest, Identity & { kind: "allowed" }>();
-  scope.addHook("onResponse", async (request, reply) => {
-    const operation = operations.get(request) ?? "none";
+  scope.decorateRequest("graphqlOperation", undefined);
+  scope.decorateRequest("graphqlIdentity", undefined);
+  // Hooks in callback style: an async hook costs a promise and a turn of the microtask queue.
+  scope.addHook("onResponse", (request, reply, done) => {
+    const operation = request.graphqlOperation ?? "none";
     metrics.requests.inc({ status: String(reply.statusCode), operation });
     metrics.latency.observe({ operation }, reply.elapsedTime / 1000);
+    done();
   });
   // Runs before the body is read, so an unauthorized request costs no parsing and no database work.
-  const authorize = async (request: FastifyRequest, reply: FastifyReply) => {
-    const identity = await identify(auth, request.headers);
-    if (identity.kind === "refused") return fail(reply, 401, identity.message);
-    identities.set(request, identity);
+  const authorize = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const known = rememberedIdentity(auth, request.headers);
+    if (known) {
+      request.graphqlIdentity = known;
+      return done();
+    }
+    identify(auth, request.headers).then((identity) => {
+      if (identity.kind === "refused") return fail(reply, 401, identity.message);
+      request.graphqlIdentity = identity;
+      done();
+    }, done);
   };
 
   const target: GraphqlTarget = { database: router, schemas: config.schemas, limits: config.limits };
   const depth = config.limits.maxVariablesDepth;
   scope.post(endpointPath, { onRequest: authorize }, (request, reply) =>
-    answerGraphql(target, identities.get(request), request, reply, payloadFromBody(request.body as string, depth), false),
+    answerGraphql(target, request.graphqlIdentity, request, reply, payloadFromBody(request.body as string, depth), false),
   );
   scope.get(endpointPath, { onRequest: authorize }, (request, reply) =>
-    answerGraphql(target, identities.get(request), request, reply, payloadFromSearch(request.query as Record<string, unknown>, depth), true),
+    answerGraphql(target, request.graphqlIdentity, request, reply, payloadFromSearch(request.query as Record<string, unknown>, depth), true),
   );
   scope.route({
     method: ["PUT", "PATCH", "DELETE"],

@@ -4,10 +4,10 @@ import type { JWTPayload } from "jose";
 import type { ServerConfig } from "./config";
 import { JwtVerifier, jwksSource, sharedSecretSource } from "./jwtVerifier";
 import { apiRoles, type Keyring } from "./keys";
+import { LruMap } from "../../src/util/LruMap";
 
-export type Identity =
-  | { kind: "allowed"; role: string; claims: JWTPayload }
-  | { kind: "refused"; message: string };
+export type Allowed = { kind: "allowed"; role: string; claims: JWTPayload };
+export type Identity = Allowed | { kind: "refused"; message: string };
 
 export interface Authenticator {
   /** Verifies API keys: the project's own, signed with its secret. */
@@ -43,16 +43,71 @@ function header(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-export async function identify(
-  auth: Authenticator,
-  headers: Record<string, string | string[] | undefined>,
-): Promise<Identity> {
+type Headers = Record<string, string | string[] | undefined>;
+
+// A client sends the same apiKey and Authorization headers with every request: the identity they
+// verified to is remembered, until the earliest expiry (and from the latest not-before) of the
+// key and the token, as the verifiers check them. It is remembered per authenticator, which is
+// immutable: a project whose keys change gets a new one, so a removed or revoked key, or a
+// disabled kind of key, is forgotten with the old authenticator.
+const rememberedPerAuthenticator = 10_000;
+// Bounds what the cache holds (a few MB at most); longer headers are verified every time.
+const longestRemembered = 4_096;
+
+interface Remembered {
+  identity: Allowed;
+  /** Seconds since the epoch: valid while notBefore <= now < expires. */
+  notBefore: number;
+  expires: number;
+}
+
+const remembered = new WeakMap<Authenticator, LruMap<string, Remembered>>();
+
+/** Header values never hold a line feed, so the pair reads back unambiguously. */
+function rememberedKey(apiKey: string, authorization: string | undefined): string {
+  return authorization === undefined ? apiKey : `${apiKey}\n${authorization}`;
+}
+
+function timeBounds(claims: JWTPayload[]): { notBefore: number; expires: number } {
+  let notBefore = -Infinity;
+  let expires = Infinity;
+  for (const c of claims) {
+    if (typeof c.nbf === "number") notBefore = Math.max(notBefore, c.nbf);
+    if (typeof c.exp === "number") expires = Math.min(expires, c.exp);
+  }
+  return { notBefore, expires };
+}
+
+/** The identity these headers verified to before and still do now, without verifying again. */
+export function rememberedIdentity(auth: Authenticator, headers: Headers): Allowed | undefined {
+  const apiKey = header(headers["apikey"]);
+  if (!apiKey) return undefined;
+  const known = remembered.get(auth)?.get(rememberedKey(apiKey, header(headers["authorization"])));
+  if (known === undefined) return undefined;
+  // Time claims are compared as the verifiers compare them: whole seconds, no tolerance.
+  const now = Math.floor(Date.now() / 1000);
+  return known.notBefore <= now && now < known.expires ? known.identity : undefined;
+}
+
+function remember(auth: Authenticator, key: string, identity: Allowed, claims: JWTPayload[]): void {
+  if (key.length > longestRemembered) return;
+  let cache = remembered.get(auth);
+  if (!cache) remembered.set(auth, (cache = new LruMap(rememberedPerAuthenticator)));
+  cache.set(key, { identity, ...timeBounds(claims) });
+}
+
+export async function identify(auth: Authenticator, headers: Headers): Promise<Identity> {
+  const known = rememberedIdentity(auth, headers);
+  if (known) return known;
   const apiKey = header(headers["apikey"]);
   if (!apiKey) return { kind: "refused", message: "No API key found in request: send it in the apiKey header" };
   const key = await apiKeyClaims(auth, apiKey);
   if (key.kind === "refused") return key;
   const authorization = header(headers["authorization"]);
-  if (authorization === undefined) return key;
+  if (authorization === undefined) {
+    remember(auth, rememberedKey(apiKey, undefined), key, [key.claims]);
+    return key;
+  }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match) return { kind: "refused", message: "The Authorization header must be `Bearer <JWT>`" };
   const token = await auth.userTokens.verify(match[1]!);
@@ -62,7 +117,9 @@ export async function identify(
   if (typeof role !== "string" || !auth.roles.has(role)) {
     return { kind: "refused", message: `Invalid JWT: its role claim names none of ${[...auth.roles].join(", ")}` };
   }
-  return { kind: "allowed", role, claims: token.claims };
+  const identity: Allowed = { kind: "allowed", role, claims: token.claims };
+  remember(auth, rememberedKey(apiKey, authorization), identity, [key.claims, token.claims]);
+  return identity;
 }
 
 const opaqueKeyPattern = /^sb_(publishable|secret)_/;

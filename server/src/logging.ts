@@ -3,7 +3,7 @@
 // logged (API keys, JWTs), URLs lose their query string (GET variables), bodies are never logged.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 
 export const requestIdHeader = "x-request-id";
 // An id a proxy in front already gave the request is kept, if it looks like an id.
@@ -14,8 +14,10 @@ export function requestId(request: IncomingMessage): string {
   return typeof given === "string" && acceptableId.test(given) ? given : randomUUID();
 }
 
-export async function echoRequestId(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+/** An onRequest hook (callback style: no promise per request). */
+export function echoRequestId(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   reply.header(requestIdHeader, request.id);
+  done();
 }
 
 export function loggerOptions(level: string) {

@@ -43,7 +43,11 @@ export function payloadFromBody(text: string, maxDepth: number): PayloadResult {
   if (!parsed.ok) return { kind: "malformed", message: parsed.message };
   const body = parsed.value;
   if (!isObject(body)) return { kind: "malformed", message: "The request body must be a JSON object" };
-  const variables = variablesText(outlineJson(text).members.get("variables"), body.variables, maxDepth);
+  // Only variables need their exact text found, which costs a walk over the whole body.
+  const variables =
+    body.variables === undefined || body.variables === null
+      ? null
+      : variablesText(outlineJson(text).members.get("variables"), body.variables, maxDepth);
   return assemble(body.query, body.operationName, variables);
 }
 

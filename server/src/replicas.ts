@@ -76,18 +76,18 @@ export class ReplicaRouter {
     return [this.primary, ...this.replicas.map((r) => r.database)];
   }
 
-  async resolve(
-    operation: OperationTypeNode | undefined,
-    ...args: Parameters<Database["resolve"]>
-  ): Promise<Outcome & { served: "primary" | "replica" }> {
+  resolve(operation: OperationTypeNode | undefined, ...args: Parameters<Database["resolve"]>): Promise<Outcome> {
     const replica = operation === OperationTypeNode.QUERY ? this.pickReplica() : undefined;
-    if (replica) {
-      const outcome = await replica.database.resolve(...args);
-      if (outcome.kind !== "unavailable" && outcome.kind !== "missingExtension") return { ...outcome, served: "replica" };
-      replica.usable = false;
-      replica.reason = `failed a request: ${outcome.kind === "unavailable" ? outcome.message : outcome.kind}`;
-    }
-    return { ...(await this.primary.resolve(...args)), served: "primary" };
+    // Without a usable replica the primary's promise is the answer: no extra step per request.
+    return replica ? this.onReplica(replica, args) : this.primary.resolve(...args);
+  }
+
+  private async onReplica(replica: Replica, args: Parameters<Database["resolve"]>): Promise<Outcome> {
+    const outcome = await replica.database.resolve(...args);
+    if (outcome.kind !== "unavailable" && outcome.kind !== "missingExtension") return outcome;
+    replica.usable = false;
+    replica.reason = `failed a request: ${outcome.kind === "unavailable" ? outcome.message : outcome.kind}`;
+    return this.primary.resolve(...args);
   }
 
   private pickReplica(): Replica | undefined {

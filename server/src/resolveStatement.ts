@@ -29,6 +29,16 @@ export const resolveSql = `with settings as materialized (
 select graphql._resolve_text($4, coalesce($5::jsonb, '{}'::jsonb), $6) as body
   from settings`;
 
+// Identities are remembered with their claims, so the same claims object comes back request after
+// request: its JSON text is written once.
+const claimsTexts = new WeakMap<JWTPayload, string>();
+
+function claimsText(claims: JWTPayload): string {
+  let text = claimsTexts.get(claims);
+  if (text === undefined) claimsTexts.set(claims, (text = JSON.stringify(claims)));
+  return text;
+}
+
 export function resolveParams(
   role: string,
   claims: JWTPayload,
@@ -37,7 +47,7 @@ export function resolveParams(
 ): unknown[] {
   return [
     role,
-    JSON.stringify(claims),
+    claimsText(claims),
     schemas,
     payload.query,
     payload.variables,
