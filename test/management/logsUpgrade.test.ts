@@ -63,7 +63,7 @@ describe("logs database, version 2", () => {
     });
     writer.add({
       projectRef: "bbbbbbbbbbbbbbbbbbbb", timestamp: at + 1, api: "graphql", method: "POST", path: "/graphql/v1",
-      host: "bbbbbbbbbbbbbbbbbbbb.example.com", requestId: "req-\"3\"", clientIp: "127.0.0.1", statusCode: 200, durationMs: 2, role: "service_role",
+      host: "bbbbbbbbbbbbbbbbbbbb.example.com", requestId: "req-\"3\"\\\t\n", clientIp: "127.0.0.1", statusCode: 200, durationMs: 2, role: "service_role",
     });
     await writer.close();
     expect(await edgeLogs("bbbbbbbbbbbbbbbbbbbb")).toEqual([
@@ -72,8 +72,8 @@ describe("logs database, version 2", () => {
         metadata: { api: "management", request: { method: "GET", path: "/v1/projects/bbbbbbbbbbbbbbbbbbbb/api-keys", host: "localhost", id: "req-2" }, response: { status_code: 404 }, duration_ms: 0.5, role: null },
       },
       {
-        event_message: 'POST | 200 | 127.0.0.1 | req-"3" | /graphql/v1',
-        metadata: { api: "graphql", request: { method: "POST", path: "/graphql/v1", host: "bbbbbbbbbbbbbbbbbbbb.example.com", id: 'req-"3"' }, response: { status_code: 200 }, duration_ms: 2, role: "service_role" },
+        event_message: 'POST | 200 | 127.0.0.1 | req-"3"\\\t\n | /graphql/v1',
+        metadata: { api: "graphql", request: { method: "POST", path: "/graphql/v1", host: "bbbbbbbbbbbbbbbbbbbb.example.com", id: 'req-"3"\\\t\n' }, response: { status_code: 200 }, duration_ms: 2, role: "service_role" },
       },
     ]);
     const [{ timestamp }] = await pool.rows<{ timestamp: Date }>("select timestamp from logs_internal.requests where request_id = 'req-2'");

@@ -1,8 +1,9 @@
-// Logs stage: answered requests → rows of the logs database, written in batches (one INSERT per
+// Logs stage: answered requests → rows of the logs database, written in batches (one COPY per
 // flush, every `intervalMs` or when `maxBatch` are waiting) so requests never wait on a write.
-// Each field travels as one array parameter of plain values: nothing to build or parse per row.
+// A batch travels as COPY's text format, one line per request: the cheapest way into a table for
+// both the server and the database, with no JSON built or parsed.
 import type { FastifyBaseLogger } from "fastify";
-import type { Sql } from "../platform/sql";
+import type { SqlPool } from "../platform/sql";
 
 /** One answered request naming a project: an edge_logs row. */
 export interface RequestEvent {
@@ -30,6 +31,22 @@ export interface LogWriterOptions {
   log: FastifyBaseLogger;
 }
 
+const copySpecial = /[\\\t\n\r]/;
+const copyEscapes: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+
+/** A text field in COPY's text format: backslash, tab, line feed and carriage return escaped. */
+function copyText(value: string): string {
+  return copySpecial.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => copyEscapes[c]!) : value;
+}
+
+function copyLine(e: RequestEvent): string {
+  return (
+    copyText(e.projectRef) + "\t" + new Date(e.timestamp).toISOString() + "\t" + e.api + "\t" + copyText(e.method) + "\t" +
+    copyText(e.path) + "\t" + copyText(e.host) + "\t" + copyText(e.requestId) + "\t" + copyText(e.clientIp) + "\t" +
+    e.statusCode + "\t" + e.durationMs + "\t" + (e.role === null ? "\\N" : copyText(e.role)) + "\n"
+  );
+}
+
 export class LogWriter {
   private pending: RequestEvent[] = [];
   private flushing: Promise<void> = Promise.resolve();
@@ -37,7 +54,7 @@ export class LogWriter {
   private dropped = 0;
 
   constructor(
-    private readonly sql: Sql,
+    private readonly sql: Pick<SqlPool, "copyFrom">,
     private readonly options: LogWriterOptions,
   ) {
     this.timer = setInterval(() => void this.flush(), options.intervalMs);
@@ -68,25 +85,11 @@ export class LogWriter {
     if (batch.length === 0) return;
     this.pending = [];
     try {
-      await this.sql.rows(
-        `insert into logs_internal.requests
+      await this.sql.copyFrom(
+        `copy logs_internal.requests
            (project_ref, timestamp, api, method, path, host, request_id, client_ip, status_code, duration_ms, role)
-         select r, to_timestamp(t / 1000), a, m, p, h, i, c, s, d, o
-           from unnest($1::text[], $2::float8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                       $8::text[], $9::int[], $10::float8[], $11::text[]) as b (r, t, a, m, p, h, i, c, s, d, o)`,
-        [
-          batch.map((e) => e.projectRef),
-          batch.map((e) => e.timestamp),
-          batch.map((e) => e.api),
-          batch.map((e) => e.method),
-          batch.map((e) => e.path),
-          batch.map((e) => e.host),
-          batch.map((e) => e.requestId),
-          batch.map((e) => e.clientIp),
-          batch.map((e) => e.statusCode),
-          batch.map((e) => e.durationMs),
-          batch.map((e) => e.role),
-        ],
+         from stdin`,
+        batch.map(copyLine).join(""),
       );
     } catch (e) {
       this.options.log.error({ err: e, events: batch.length }, "log events could not be written");

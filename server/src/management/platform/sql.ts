@@ -1,6 +1,9 @@
 // Platform stage: the one layer through which the Management API runs SQL, on the platform
-// database or on a project server: parameterized statements, transactions, sessions, errors.
+// database or on a project server: parameterized statements, transactions, sessions, bulk loads,
+// errors.
+import { finished } from "node:stream/promises";
 import pg from "pg";
+import { from as copyStream } from "pg-copy-streams";
 
 /** Runs parameterized statements; a pool, a transaction and a session all offer it. */
 export interface Sql {
@@ -60,11 +63,24 @@ export class SqlPool implements Sql {
   }
 
   /** Runs `work` on one connection held throughout (for session-level advisory locks). */
-  async session<T>(work: (session: Sql) => Promise<T>): Promise<T> {
+  session<T>(work: (session: Sql) => Promise<T>): Promise<T> {
+    return this.withClient((client) => work(over(client)));
+  }
+
+  /** Loads `data`, rows in COPY's text format, with one `COPY ... FROM STDIN` statement. */
+  copyFrom(statement: string, data: string): Promise<void> {
+    return this.withClient(async (client) => {
+      const stream = client.query(copyStream(statement));
+      stream.end(data);
+      await finished(stream);
+    });
+  }
+
+  private async withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken = false;
     try {
-      return await work(over(client));
+      return await work(client);
     } catch (e) {
       broken = sqlState(e) === undefined;
       throw e;
