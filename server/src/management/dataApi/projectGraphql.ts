@@ -8,7 +8,6 @@ import { acceptJsonAsText, answerGraphql, type Resolving } from "../../graphqlRo
 import { fail } from "../../httpErrors";
 import { identify } from "../../identity";
 import { payloadFromBody, payloadFromSearch } from "../../payload";
-import { noteRequestRole } from "../logs/requestLog";
 import type { NetworkBans } from "../settings/networkBans";
 import { clientAddress } from "../settings/networkRestrictions";
 import type { ProjectEntry, ProjectPools } from "./projectPools";
@@ -53,7 +52,7 @@ async function answer({ pools, bans }: ProjectGraphqlOptions, ref: string, reque
     await bans.recordFailure(ref, address);
     return fail(reply, 401, identity.message);
   }
-  noteRequestRole(request, identity.role);
+  request.graphqlIdentity = identity;
   const depth = pools.settings.limits.maxVariablesDepth;
   const parsed = viaGet
     ? payloadFromSearch(request.query as Record<string, unknown>, depth)
@@ -77,6 +76,8 @@ async function answer({ pools, bans }: ProjectGraphqlOptions, ref: string, reque
 
 export async function registerProjectGraphql(fastify: FastifyInstance, options: ProjectGraphqlOptions): Promise<void> {
   acceptJsonAsText(fastify);
+  // Who the request ran as, for the request log (the same field the single-database routes use).
+  if (!fastify.hasRequestDecorator("graphqlIdentity")) fastify.decorateRequest("graphqlIdentity", undefined);
   const byPath = (viaGet: boolean) => (request: FastifyRequest, reply: FastifyReply) =>
     answer(options, (request.params as { ref: string }).ref, request, reply, viaGet);
   const byHost = (viaGet: boolean) => (request: FastifyRequest, reply: FastifyReply) =>

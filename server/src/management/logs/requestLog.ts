@@ -9,13 +9,6 @@ import type { LogWriter, RequestEvent } from "./logWriter";
 const refHost = /^([a-z]{20})\./;
 const refOnly = /^[a-z]{20}$/;
 
-/** The role each accepted data API request runs as, noted by the data API once it is known. */
-const roles = new WeakMap<FastifyRequest, string>();
-
-export function noteRequestRole(request: FastifyRequest, role: string): void {
-  roles.set(request, role);
-}
-
 type ProjectOf = (request: FastifyRequest) => string | undefined;
 
 /** How a route names its project, or null for a route that names none. */
@@ -54,7 +47,8 @@ function onResponseOf(writer: LogWriter, api: RequestEvent["api"], refOf: Projec
         clientIp: request.ip,
         statusCode: reply.statusCode,
         durationMs: Math.round(reply.elapsedTime * 1000) / 1000,
-        role: roles.get(request) ?? null,
+        // Set by the data API once the request is identified.
+        role: request.graphqlIdentity?.role ?? null,
       });
     }
     done();
