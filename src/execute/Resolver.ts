@@ -19,6 +19,8 @@ export interface SyncDatabase {
   /** Runs a statement through a prepared plan kept by the caller's cache. */
   execute(plan: PreparedStatement, params: (string | null)[]): Record<string, unknown>[];
   prepare(sql: string, paramCount: number): PreparedStatement;
+  /** Runs `work` in a subtransaction: an error it throws undoes every statement it ran. */
+  atomically<T>(work: () => T): T;
 }
 
 export interface PreparedStatement {
@@ -127,13 +129,17 @@ export class Resolver {
 
   /** Runs a compiled request's statements and assembles the response. */
   run(compiled: CompiledOperation): string {
-    const results = compiled.statements.map((s) => {
-      if (!s) return null;
-      const rows = this.db.execute(this.plan(s.sql, s.params.length), s.params);
-      const value = rows[0]?.["result"];
-      return value === null || value === undefined ? null : String(value);
-    });
-    return compiled.assemble(results);
+    const runAll = () =>
+      compiled.statements.map((s) => {
+        if (!s) return null;
+        const rows = this.db.execute(this.plan(s.sql, s.params.length), s.params);
+        const value = rows[0]?.["result"];
+        return value === null || value === undefined ? null : String(value);
+      });
+    // A request answers whole or not at all: when a later statement fails, the earlier ones'
+    // writes (mutations, or volatile functions a query calls) are undone with it.
+    const count = compiled.statements.reduce((n, s) => (s ? n + 1 : n), 0);
+    return compiled.assemble(count > 1 ? this.db.atomically(runAll) : runAll());
   }
 
   private operation(schemaKey: string, query: string, operationName: string | null): OperationEntry {

@@ -1,6 +1,8 @@
 // Execute stage, PLV8 binding: the backend-wide Resolver over PLV8's SPI. The only module that
-// touches the `plv8` global. `resolve` and `stats` are what the bundle entry exports.
+// touches the `plv8` global. `resolve` and `stats` are what the bundle entry exports; `resolve`
+// answers every error it can as a GraphQL error (the SQL function has no error handler of its own).
 
+import { errorAnswer } from "./errorAnswer";
 import { Resolver, type PreparedStatement, type SyncDatabase } from "./Resolver";
 
 interface Plv8Plan {
@@ -10,20 +12,28 @@ interface Plv8Plan {
 
 declare const plv8: {
   prepare(sql: string, typeNames?: string[]): Plv8Plan;
+  subtransaction<T>(work: () => T): T;
 };
 
 const database: SyncDatabase = {
   // Every parameter travels as text and is cast to its type inside the statement.
   prepare: (sql, paramCount) => plv8.prepare(sql, new Array<string>(paramCount).fill("text")),
   execute: (plan: PreparedStatement, params) => (plan as Plv8Plan).execute(params),
+  atomically: (work) => plv8.subtransaction(work),
 };
 
 let resolver: Resolver | null = null;
 
 /** `variables` is JSON text (from jsonb): converted by PLV8, an integer past 2^53 would lose digits. */
 export function resolve(query: string, variables: string | null, operationName: string | null, _extensions: unknown): string {
-  resolver ??= new Resolver(database);
-  return resolver.resolve(query, variables, operationName);
+  try {
+    resolver ??= new Resolver(database);
+    return resolver.resolve(query, variables, operationName);
+  } catch (e) {
+    // Each statement ran in a subtransaction of its own (PLV8 runs every SPI call in one), and a
+    // request of several ran them all in one more: a failed statement has left nothing behind.
+    return errorAnswer(e);
+  }
 }
 
 /** Cache counters, e.g. for a test that checks a repeated query skips compilation. */
