@@ -53,6 +53,25 @@ export async function sqlAnswer(client: pg.Client, sql: string): Promise<unknown
   });
 }
 
+/**
+ * Two pgbench scripts that return a fixed answer text, one as text and one cast to jsonb, with no
+ * other work: their difference is what returning that answer as jsonb costs (parsing it, and
+ * printing it back for the client). A volatile condition keeps the planner from casting the
+ * constant once when it plans the statement.
+ */
+export function answerScripts(answer: string): { text: string; jsonb: string } {
+  const value = `(case when random() >= 0 then ${dollarQuote(answer, "answer")} end)`;
+  return { text: sqlScript(`select ${value}::text`), jsonb: sqlScript(`select ${value}::jsonb`) };
+}
+
+/** One `graphql._resolve_text` call: graphql.resolve's answer as the text it is cast from. */
+export async function resolveText(client: pg.Client, graphql: string): Promise<string> {
+  return asAuthenticated(client, async () => {
+    const { rows } = await client.query<{ body: string }>("select graphql._resolve_text($1) as body", [graphql]);
+    return rows[0]!.body;
+  });
+}
+
 /** One `graphql.resolve` call, its response parsed. */
 export async function resolveCall(client: pg.Client, graphql: string): Promise<unknown> {
   return asAuthenticated(client, async () => {

@@ -14,11 +14,11 @@ import {
   benchDir, engineLabels, oursServerAvailable, repoDir, startHttpFloor, startOurs, startPostgraphile,
   type Engine, type EngineId, type HttpEngine, type PgbenchEngine,
 } from "./engines";
-import { benchClaims, resolveScript, sqlAnswer, sqlScript } from "./indb";
+import { answerScripts, benchClaims, resolveScript, resolveText, sqlAnswer, sqlScript } from "./indb";
 import { median, pgbenchRun, wrkRun, type Bounds, type PgTarget, type RunFigures } from "./load";
 import { prepareEngine } from "./prepare";
 import { benchQueries, type BenchQuery, type Prepared } from "./queries";
-import { commitDescription, loadAverage, machineDescription, renderMarkdown, renderPlot, type Cell, type ColdStart, type MemoryFigures, type Report, type Row } from "./report";
+import { commitDescription, loadAverage, machineDescription, renderMarkdown, renderPlot, type Cell, type ColdStart, type AnswerConversion, type MemoryFigures, type Report, type Row } from "./report";
 import { requestBody, runOnce } from "./transport";
 import { evaluateTargets, explainMisses } from "./targets";
 import { measureColdStart, measureMemory } from "./coldStart";
@@ -254,6 +254,25 @@ async function main(): Promise<number> {
       }
     }
 
+    // graphql.resolve's own answer is larger than the floor's (edges and node wrap every row), so
+    // returning it as jsonb costs more than the floor's. That answer alone, as a constant, returned
+    // as text and as jsonb, measures the part any resolver returning jsonb pays for it.
+    let answerRps: AnswerConversion | undefined;
+    const resolveNested = checked.find((r) => r.engine.id === "resolve");
+    if (resolveNested && nestedBench && passed.has(key(resolveNested, nestedBench))) {
+      const scripts = answerScripts(await resolveText(user!, nestedBench.graphql("pg_graphql", resolveNested.prepared!)));
+      answerRps = { text: new Map(), jsonb: new Map() };
+      for (const clients of clientLevels) {
+        for (const [kind, script] of [["text", scripts.text], ["jsonb", scripts.jsonb]] as const) {
+          pgbenchRun(pgTarget, script, clients, { seconds: warmup, maxRequests: maxRequestsPerRun }, workDir);
+          const figures: RunFigures[] = [];
+          for (let i = 0; i < runs; i++) figures.push(pgbenchRun(pgTarget, script, clients, { seconds, maxRequests: maxRequestsPerRun }, workDir));
+          answerRps[kind].set(clients, median(figures.map((f) => f.rps)));
+          log(`nested    graphql.resolve's answer alone, as ${kind.padEnd(5)} @${clients}: ${answerRps[kind].get(clients)!.toFixed(0)} req/s`);
+        }
+      }
+    }
+
     // Statements and database time per request, from pg_stat_statements, after the timed runs so
     // that every engine's pooled backends are warm
     // (the pgbench engines' statements sent over the same role-switching transaction).
@@ -340,6 +359,7 @@ async function main(): Promise<number> {
       coldStart,
       memory,
       jsonbFloorRps,
+      answerRps,
       bigTables,
       largeCatalog,
       requestLogging,

@@ -67,10 +67,18 @@ export interface Report {
    * the type graphql.resolve returns: what the text floor would be if it had to return jsonb.
    */
   jsonbFloorRps?: Map<number, number>;
+  /** Req/s by client count of graphql.resolve's nested answer alone, as a constant. */
+  answerRps?: AnswerConversion;
   bigTables?: BigTableFigures;
   largeCatalog?: LargeCatalogFigures;
   requestLogging?: RequestLoggingFigures;
   notes: string[];
+}
+
+/** A fixed answer returned as text, and cast to jsonb: req/s by client count. */
+export interface AnswerConversion {
+  text: Map<number, number>;
+  jsonb: Map<number, number>;
 }
 
 export function machineDescription(): string {
