@@ -42,6 +42,18 @@ describe("platform mode", () => {
   });
 });
 
+describe("request logs", () => {
+  it("are on unless turned off by the flag or MGMT_REQUEST_LOGS, and refuse another word", () => {
+    const on = parseCommand(["--platform-database-url", platform], {});
+    const off = parseCommand(["--platform-database-url", platform, "--request-logs", "off"], {});
+    const offByEnv = parseCommand(["--platform-database-url", platform], { MGMT_REQUEST_LOGS: "off" });
+    expect(on.kind === "platform" && on.config.management.requestLogs).toBe(true);
+    expect(off.kind === "platform" && off.config.management.requestLogs).toBe(false);
+    expect(offByEnv.kind === "platform" && offByEnv.config.management.requestLogs).toBe(false);
+    expect(() => parseCommand(["--platform-database-url", platform, "--request-logs", "no"], {})).toThrow(/on or off/);
+  });
+});
+
 describe("secrets key", () => {
   it("reads 64 hex digits from the flag or SECRETS_KEY, and refuses anything else", () => {
     const command = parseCommand(["--platform-database-url", platform], { SECRETS_KEY: "ab".repeat(32) });

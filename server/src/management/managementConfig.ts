@@ -19,7 +19,7 @@ export interface ManagementConfig {
   diskQuotaBytes?: number;
   /** Failed authentications from one address that ban it from a project's data API; 0: never. */
   banAfterFailures?: number;
-  /** False: answered requests are not recorded in the logs (the bench's reference for their cost). */
+  /** False: answered requests are not recorded in the logs (`--request-logs off`). */
   requestLogs?: boolean;
   /** DNS TXT lookup (custom hostname verification); tests pass their own records. */
   resolveTxt?: (name: string) => Promise<string[][]>;
@@ -50,6 +50,7 @@ export const managementOptions = {
   "database-router-port": { type: "string" },
   "secrets-key": { type: "string" },
   "disk-quota-mb": { type: "string" },
+  "request-logs": { type: "string" },
   email: { type: "string" },
   name: { type: "string" },
   id: { type: "string" },
@@ -70,6 +71,8 @@ Management API (serves /v1 when a platform database is given):
                                rest; without it the secrets endpoints refuse [SECRETS_KEY]
   --disk-quota-mb N            database size per project; at 95% the project turns read-only,
                                default: no quota [MGMT_DISK_QUOTA_MB]
+  --request-logs on|off        record each request naming a project in its logs (edge_logs),
+                               default on [MGMT_REQUEST_LOGS]
 
   token create --email E [--name N]   print a new personal access token (creates the user)
   token list --email E                list a user's tokens (never the secrets)
@@ -106,6 +109,8 @@ export function parseManagementConfig(pick: Pick, fail: Fail): ManagementConfig 
   if (quotaText !== undefined && (!/^\d+$/.test(quotaText) || Number(quotaText) < 1)) {
     fail(`disk quota must be a number of megabytes of at least 1, got "${quotaText}"`);
   }
+  const logsText = pick("request-logs", "MGMT_REQUEST_LOGS") ?? "on";
+  if (logsText !== "on" && logsText !== "off") fail(`request logs must be on or off, got "${logsText}"`);
   return {
     platformDatabaseUrl,
     projectServers: servers.length > 0 ? servers : [platformDatabaseUrl],
@@ -115,6 +120,7 @@ export function parseManagementConfig(pick: Pick, fail: Fail): ManagementConfig 
     ...(keyText !== undefined ? { secretsKey: Buffer.from(keyText, "hex") } : {}),
     ...(quotaText !== undefined ? { diskQuotaBytes: Number(quotaText) * 1024 * 1024 } : {}),
     ...(banText !== undefined ? { banAfterFailures: Number(banText) } : {}),
+    requestLogs: logsText === "on",
   };
 }
 
