@@ -60,24 +60,21 @@ interface Launch {
   probe: string;
 }
 
-async function waitUntilAnswering(url: string, headers: Record<string, string>, body: string, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`engine exited with ${child.exitCode}:\n${log()}`);
-    try {
-      const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
-      if (res.status === 200) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`engine at ${url} did not answer within 60 s:\n${log()}`);
+/** A server process of the bench's own, in a process group of its own. */
+export interface ServerProcess {
+  processGroup: number;
+  stop(): Promise<void>;
+  /** Immediate and synchronous, for the watchdog. */
+  kill(): void;
 }
 
-async function launch(l: Launch): Promise<HttpEngine> {
-  // A process group of its own, so that stopping the engine also stops what its launcher spawned.
-  const child = spawn(l.command, l.args, { env: { ...process.env, ...l.env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+/**
+ * Starts `command` and waits (60 s at most) until `ready` answers true; `ready` is asked about
+ * every 200 ms and may throw while the server is not listening yet.
+ */
+export async function startServerProcess(command: string, args: string[], env: Record<string, string>, ready: () => Promise<boolean>): Promise<ServerProcess> {
+  // A process group of its own, so that stopping the server also stops what its launcher spawned.
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   const signal = (sig: NodeJS.Signals) => {
     try {
       process.kill(-child.pid!, sig);
@@ -91,21 +88,15 @@ async function launch(l: Launch): Promise<HttpEngine> {
   };
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
-  const url = `http://127.0.0.1:${l.port}${l.path}`;
-  const headers = authHeaders();
+  // A bench that ends any other way (an error, the watchdog) leaves no server behind.
+  process.once("exit", () => signal("SIGKILL"));
   try {
-    await waitUntilAnswering(url, headers, l.probe, child, () => output);
+    await waitUntilReady(ready, child, () => output);
   } catch (e) {
     signal("SIGKILL");
     throw e;
   }
   return {
-    kind: "http",
-    id: l.id,
-    label: engineLabels[l.id],
-    dialect: l.dialect,
-    url,
-    headers,
     processGroup: child.pid!,
     kill: () => signal("SIGKILL"),
     stop: () =>
@@ -122,6 +113,29 @@ async function launch(l: Launch): Promise<HttpEngine> {
         signal("SIGTERM");
       }),
   };
+}
+
+async function waitUntilReady(ready: () => Promise<boolean>, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${log()}`);
+    try {
+      if (await ready()) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server did not become ready within 60 s:\n${log()}`);
+}
+
+async function launch(l: Launch): Promise<HttpEngine> {
+  const url = `http://127.0.0.1:${l.port}${l.path}`;
+  const headers = authHeaders();
+  const answers = async () =>
+    (await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: l.probe })).status === 200;
+  const server = await startServerProcess(l.command, l.args, l.env, answers);
+  return { kind: "http", id: l.id, label: engineLabels[l.id], dialect: l.dialect, url, headers, ...server };
 }
 
 const typenameProbe = JSON.stringify({ query: "{ __typename }" });

@@ -1,11 +1,12 @@
 // Bench stage: what recording every request costs a project's data API. Two platform servers
-// over one platform database and one project, one recording requests (as deployed) and one not,
-// timed in alternation with wrk on the project's GraphQL endpoint → the median req/s of each per
-// client count, and the recorded requests counted back through the logs endpoint. The servers
-// run in this process, so wrk runs without blocking it.
-import { defaultSettings } from "../../server/src/config";
+// over one platform database and one project, one recording requests (as deployed) and one
+// started with `--request-logs off`, timed in alternation with wrk on the project's GraphQL
+// endpoint → the median req/s of each per client count, and the recorded requests counted back
+// through the logs endpoint. Each server is a process of its own, as deployed: neither shares
+// the other's event loop, heap or compiled code.
+import { join } from "node:path";
 import { runTokenCommand } from "../../server/src/management/cli/tokenCommand";
-import { servePlatform, type PlatformRunning } from "../../server/src/management/servePlatform";
+import { repoDir, startServerProcess, type ServerProcess } from "./engines";
 import { median, wrkRunAsync, type Bounds, type HttpTarget } from "./load";
 
 export interface RequestLoggingFigures {
@@ -41,29 +42,38 @@ async function call(baseUrl: string, token: string, method: string, path: string
   return text === "" ? undefined : JSON.parse(text);
 }
 
-function platform(adminUrl: (database: string) => string, requestLogs: boolean): Promise<PlatformRunning> {
-  return servePlatform({
-    ...defaultSettings(),
-    host: "127.0.0.1",
-    port: 0,
-    poolSize: 8,
-    corsOrigins: "*",
-    schemas: ["public"],
-    logLevel: "warn",
-    management: {
-      platformDatabaseUrl: adminUrl("bench_platform"),
-      projectServers: [adminUrl("postgres")],
-      rateLimit: 1_000_000,
-      now: Date.now,
-      banAfterFailures: 0,
-      requestLogs,
-    },
-  });
+interface Platform {
+  baseUrl: string;
+  server: ServerProcess;
+}
+
+async function platform(adminUrl: (database: string) => string, port: number, requestLogs: boolean): Promise<Platform> {
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const args = [
+    join(repoDir, "server", "bin.js"), "start",
+    "--host", "127.0.0.1",
+    "--port", String(port),
+    "--pool-size", "8",
+    "--log-level", "warn",
+    "--platform-database-url", adminUrl("bench_platform"),
+    "--project-servers", adminUrl("postgres"),
+    "--rate-limit", "1000000",
+    "--ban-after-failures", "0",
+    "--request-logs", requestLogs ? "on" : "off",
+  ];
+  const server = await startServerProcess(process.execPath, args, {}, async () => (await fetch(`${baseUrl}/health`)).status === 200);
+  return { baseUrl, server };
 }
 
 export async function measureRequestLogging(o: RequestLoggingOptions): Promise<RequestLoggingFigures> {
-  const logged = await platform(o.adminUrl, true);
-  const unlogged = await platform(o.adminUrl, false);
+  const logged = await platform(o.adminUrl, 5490, true);
+  let unlogged: Platform;
+  try {
+    unlogged = await platform(o.adminUrl, 5491, false);
+  } catch (e) {
+    await logged.server.stop();
+    throw e;
+  }
   try {
     const token = (await runTokenCommand(o.adminUrl("bench_platform"), { kind: "create", email: "bench@example.com", name: "bench" })).trim();
     const org = await call(logged.baseUrl, token, "POST", "/v1/organizations", { name: "Bench" });
@@ -76,7 +86,7 @@ export async function measureRequestLogging(o: RequestLoggingOptions): Promise<R
     });
     const keys = await call(logged.baseUrl, token, "GET", `/v1/projects/${ref}/api-keys?reveal=true`);
     const apiKey = (keys as { name: string; api_key: string }[]).find((k) => k.name === "service_role")!.api_key;
-    const target = (running: PlatformRunning): HttpTarget => ({
+    const target = (running: Platform): HttpTarget => ({
       url: `${running.baseUrl}/project/${ref}/graphql/v1`,
       headers: { apikey: apiKey },
       body: JSON.stringify({ query }),
@@ -124,8 +134,8 @@ export async function measureRequestLogging(o: RequestLoggingOptions): Promise<R
     await call(logged.baseUrl, token, "DELETE", `/v1/projects/${ref}`);
     return { byClients, answered, recorded };
   } finally {
-    await unlogged.close();
-    await logged.close();
+    await unlogged.server.stop();
+    await logged.server.stop();
   }
 }
 
