@@ -68,7 +68,7 @@ export class SqlPool implements Sql {
   }
 
   /** Loads `data`, rows in COPY's text format, with one `COPY ... FROM STDIN` statement. */
-  copyFrom(statement: string, data: string): Promise<void> {
+  copyFrom(statement: string, data: string | Buffer): Promise<void> {
     return this.withClient(async (client) => {
       const stream = client.query(copyStream(statement));
       stream.end(data);

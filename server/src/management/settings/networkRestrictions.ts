@@ -85,9 +85,13 @@ export function networkFilter(networks: AllowedNetworks): (address: string) => b
     const [net, bits] = cidr.split("/");
     list.addSubnet(net!, Number(bits ?? 128), "ipv6");
   }
+  // A family's /0 network holds every address of it (the default: no restrictions), so most
+  // requests skip the list, whose check builds an address object per call.
+  const allV4 = networks.v4.some((cidr) => cidr.endsWith("/0"));
+  const allV6 = networks.v6.some((cidr) => cidr.endsWith("/0"));
   return (address) => {
     const ip = clientAddress(address);
-    if (isIPv4(ip)) return list.check(ip, "ipv4");
-    return isIPv6(ip) && list.check(ip, "ipv6");
+    if (isIPv4(ip)) return allV4 || list.check(ip, "ipv4");
+    return isIPv6(ip) && (allV6 || list.check(ip, "ipv6"));
   };
 }
