@@ -6,7 +6,7 @@
 // CPU per warm request of both, then where each backend's memory goes (private memory per
 // mapping, PostgreSQL's memory contexts, V8's heap), read from a second pair of backends that
 // run the same requests under a superuser session (the views need one).
-import { readFileSync } from "node:fs";
+import { processCpuMs } from "./processCpu";
 import pg from "pg";
 import { backendMemory, installStatementStats } from "./backendStats";
 import { connectionUrl, startCluster, stopCluster } from "./cluster";
@@ -63,13 +63,6 @@ async function breakdown(url: string, prepared: Prepared | undefined, reads: Ben
   }
 }
 
-/** The backend's CPU time (user + system, ms) from /proc/PID/stat, at clock ticks of 10 ms. */
-function backendCpuMs(pid: number): number {
-  // Fields after the command name, which is in parentheses and may hold spaces.
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 /** Warm-call cost: the backend's CPU per request over `cpuRequests` mixed reads, after a warm-up. */
 async function cpuPerRequest(url: string, prepared: Prepared | undefined, reads: BenchQuery[]): Promise<number> {
   const client = await connect(url);
@@ -79,9 +72,9 @@ async function cpuPerRequest(url: string, prepared: Prepared | undefined, reads:
     await timedAsUser(client, prepared ? "select graphql.resolve($1)::text as text" : q.sql, prepared ? [q.graphql("pg_graphql", prepared)] : []);
   };
   for (let i = 0; i < 300; i++) await request(i);
-  const before = backendCpuMs(pid);
+  const before = processCpuMs(pid);
   for (let i = 0; i < cpuRequests; i++) await request(i);
-  const ms = (backendCpuMs(pid) - before) / cpuRequests;
+  const ms = (processCpuMs(pid) - before) / cpuRequests;
   await client.end();
   return ms;
 }

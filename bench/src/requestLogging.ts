@@ -8,10 +8,14 @@ import { join } from "node:path";
 import { runTokenCommand } from "../../server/src/management/cli/tokenCommand";
 import { repoDir, startServerProcess, type ServerProcess } from "./engines";
 import { median, wrkRunAsync, type Bounds, type HttpTarget } from "./load";
+import { processCpuMs } from "./processCpu";
 
 export interface RequestLoggingFigures {
-  /** Median req/s by client count: with request logs, and without. */
-  byClients: Map<number, { logged: number; unlogged: number }>;
+  /**
+   * Median req/s by client count, with request logs and without, and the median CPU time (µs)
+   * each server process spent per request.
+   */
+  byClients: Map<number, { logged: number; unlogged: number; loggedCpuUs: number; unloggedCpuUs: number }>;
   /** Requests the logged server answered while timed, and the edge_logs rows found for them. */
   answered: number;
   recorded: number;
@@ -65,77 +69,137 @@ async function platform(adminUrl: (database: string) => string, port: number, re
   return { baseUrl, server };
 }
 
-export async function measureRequestLogging(o: RequestLoggingOptions): Promise<RequestLoggingFigures> {
-  const logged = await platform(o.adminUrl, 5490, true);
-  let unlogged: Platform;
-  try {
-    unlogged = await platform(o.adminUrl, 5491, false);
-  } catch (e) {
-    await logged.server.stop();
-    throw e;
-  }
+/** The bench's project, made through `/v1`: its ref and its service_role key. */
+interface BenchProject {
+  token: string;
+  ref: string;
+  apiKey: string;
+}
+
+/**
+ * Makes the project on a platform server of its own, stopped before anything is timed, so that
+ * the two timed servers have answered nothing but the data API.
+ */
+async function makeProject(o: RequestLoggingOptions): Promise<BenchProject> {
+  const setup = await platform(o.adminUrl, 5492, false);
   try {
     const token = (await runTokenCommand(o.adminUrl("bench_platform"), { kind: "create", email: "bench@example.com", name: "bench" })).trim();
-    const org = await call(logged.baseUrl, token, "POST", "/v1/organizations", { name: "Bench" });
-    const project = await call(logged.baseUrl, token, "POST", "/v1/projects", { name: "logs", organization_slug: org.slug, region: "us-east-1", db_pass: "bench-password-1" });
+    const org = await call(setup.baseUrl, token, "POST", "/v1/organizations", { name: "Bench" });
+    const project = await call(setup.baseUrl, token, "POST", "/v1/projects", { name: "logs", organization_slug: org.slug, region: "us-east-1", db_pass: "bench-password-1" });
     const ref = project.ref as string;
-    await call(logged.baseUrl, token, "POST", `/v1/projects/${ref}/database/query`, {
+    await call(setup.baseUrl, token, "POST", `/v1/projects/${ref}/database/query`, {
       query: `create table item (id int primary key, name text not null);
               insert into item select i, 'item ' || i from generate_series(1, ${rows}) i;
               grant select on item to anon, authenticated, service_role`,
     });
-    const keys = await call(logged.baseUrl, token, "GET", `/v1/projects/${ref}/api-keys?reveal=true`);
+    const keys = await call(setup.baseUrl, token, "GET", `/v1/projects/${ref}/api-keys?reveal=true`);
     const apiKey = (keys as { name: string; api_key: string }[]).find((k) => k.name === "service_role")!.api_key;
-    const target = (running: Platform): HttpTarget => ({
-      url: `${running.baseUrl}/project/${ref}/graphql/v1`,
-      headers: { apikey: apiKey },
-      body: JSON.stringify({ query }),
-    });
-    // Both answer the query right before anything is timed.
-    for (const running of [logged, unlogged]) {
-      const t = target(running);
-      const response = await fetch(t.url, { method: "POST", headers: { ...t.headers, "content-type": "application/json" }, body: t.body });
-      const answer = (await response.json()) as { data?: { itemCollection?: { edges?: unknown[] } } };
-      if (answer.data?.itemCollection?.edges?.length !== 20) throw new Error(`request logs bench: wrong answer ${response.status} ${JSON.stringify(answer)}`);
-    }
-    const bounds: Bounds = { seconds: o.seconds, maxRequests: 1_000_000 };
-    const since = new Date(Date.now() - 1000).toISOString();
-    const byClients = new Map<number, { logged: number; unlogged: number }>();
-    let answered = 0;
-    for (const clients of o.clients) {
-      // Warm both: pools opened, the resolver loaded in their backends.
-      await wrkRunAsync(target(logged), clients, { seconds: 1, maxRequests: 1_000_000 }, o.workDir);
-      await wrkRunAsync(target(unlogged), clients, { seconds: 1, maxRequests: 1_000_000 }, o.workDir);
-      const samples = { logged: [] as number[], unlogged: [] as number[] };
-      // The two differ by a few percent, about the spread of single runs: at least 5 pairs.
-      for (let run = 0; run < Math.max(o.runs, minRuns); run++) {
-        // Alternate which goes first, so a drift in the machine's speed favours neither.
-        const order = run % 2 === 0 ? (["logged", "unlogged"] as const) : (["unlogged", "logged"] as const);
-        for (const which of order) {
-          const figures = await wrkRunAsync(target(which === "logged" ? logged : unlogged), clients, bounds, o.workDir);
-          if (figures.failures > 0) throw new Error(`request logs bench: ${figures.failures} failed requests (${figures.firstFailure})`);
-          samples[which].push(figures.rps);
-          if (which === "logged") answered += figures.requests;
+    return { token, ref, apiKey };
+  } finally {
+    await setup.server.stop();
+  }
+}
+
+interface Pair {
+  logged: Platform;
+  unlogged: Platform;
+}
+
+/**
+ * The two timed servers, the first started on port 5490. The server started first measured a few
+ * percent slower than the other with both recording off; each order serves half the runs.
+ */
+async function startPair(o: RequestLoggingOptions, loggedFirst: boolean): Promise<Pair> {
+  const first = await platform(o.adminUrl, 5490, loggedFirst);
+  try {
+    const second = await platform(o.adminUrl, 5491, !loggedFirst);
+    return loggedFirst ? { logged: first, unlogged: second } : { logged: second, unlogged: first };
+  } catch (e) {
+    await first.server.stop();
+    throw e;
+  }
+}
+
+type Samples = { rps: { logged: number[]; unlogged: number[] }; cpuUs: { logged: number[]; unlogged: number[] } };
+
+export async function measureRequestLogging(o: RequestLoggingOptions): Promise<RequestLoggingFigures> {
+  const { token, ref, apiKey } = await makeProject(o);
+  const target = (running: Platform): HttpTarget => ({
+    url: `${running.baseUrl}/project/${ref}/graphql/v1`,
+    headers: { apikey: apiKey },
+    body: JSON.stringify({ query }),
+  });
+  const bounds: Bounds = { seconds: o.seconds, maxRequests: 1_000_000 };
+  const since = new Date(Date.now() - 1000).toISOString();
+  const samples = new Map<number, Samples>(o.clients.map((c) => [c, { rps: { logged: [], unlogged: [] }, cpuUs: { logged: [], unlogged: [] } }]));
+  let answered = 0;
+  // The two differ by a few percent, about the spread of single runs: at least 5 pairs in all.
+  const pairsPerOrder = Math.ceil(Math.max(o.runs, minRuns) / 2);
+  for (const loggedFirst of [true, false]) {
+    const pair = await startPair(o, loggedFirst);
+    try {
+      // Both answer the query right before anything is timed.
+      for (const running of [pair.logged, pair.unlogged]) {
+        const t = target(running);
+        const response = await fetch(t.url, { method: "POST", headers: { ...t.headers, "content-type": "application/json" }, body: t.body });
+        const answer = (await response.json()) as { data?: { itemCollection?: { edges?: unknown[] } } };
+        if (answer.data?.itemCollection?.edges?.length !== 20) throw new Error(`request logs bench: wrong answer ${response.status} ${JSON.stringify(answer)}`);
+      }
+      for (const [level, clients] of o.clients.entries()) {
+        // Warm both: pools opened, the resolver loaded in their backends, and (first, longer)
+        // the new processes' hot code optimized, which took several seconds of load here.
+        const warm: Bounds = { seconds: level === 0 ? 6 : 1, maxRequests: 1_000_000 };
+        await wrkRunAsync(target(pair.logged), 8, warm, o.workDir);
+        await wrkRunAsync(target(pair.unlogged), 8, warm, o.workDir);
+        const s = samples.get(clients)!;
+        for (let run = 0; run < pairsPerOrder; run++) {
+          // Alternate which goes first, so a drift in the machine's speed favours neither.
+          const order = run % 2 === 0 ? (["logged", "unlogged"] as const) : (["unlogged", "logged"] as const);
+          for (const which of order) {
+            const running = pair[which];
+            const cpuBefore = processCpuMs(running.server.processGroup);
+            const figures = await wrkRunAsync(target(running), clients, bounds, o.workDir);
+            if (figures.failures > 0) throw new Error(`request logs bench: ${figures.failures} failed requests (${figures.firstFailure})`);
+            s.rps[which].push(figures.rps);
+            s.cpuUs[which].push(((processCpuMs(running.server.processGroup) - cpuBefore) * 1000) / figures.requests);
+            if (which === "logged") answered += figures.requests;
+          }
         }
       }
-      const row = { logged: median(samples.logged), unlogged: median(samples.unlogged) };
-      byClients.set(clients, row);
-      o.log(`request logs @${clients}: ${row.logged.toFixed(0)} req/s recorded, ${row.unlogged.toFixed(0)} req/s not recorded`);
+    } finally {
+      await pair.unlogged.server.stop();
+      await pair.logged.server.stop();
     }
-    // The writer flushes about every second: then every timed request must be there.
-    await new Promise((r) => setTimeout(r, 2500));
-    const until = new Date().toISOString();
+  }
+  const byClients: RequestLoggingFigures["byClients"] = new Map();
+  for (const [clients, s] of samples) {
+    const row = {
+      logged: median(s.rps.logged),
+      unlogged: median(s.rps.unlogged),
+      loggedCpuUs: median(s.cpuUs.logged),
+      unloggedCpuUs: median(s.cpuUs.unlogged),
+    };
+    byClients.set(clients, row);
+    o.log(
+      `request logs @${clients}: ${row.logged.toFixed(0)} req/s recorded, ${row.unlogged.toFixed(0)} req/s not recorded; ` +
+        `server CPU ${row.loggedCpuUs.toFixed(0)} and ${row.unloggedCpuUs.toFixed(0)} µs/request ` +
+        `(runs: ${s.rps.logged.map((x) => x.toFixed(0)).join(" ")} | ${s.rps.unlogged.map((x) => x.toFixed(0)).join(" ")})`,
+    );
+  }
+  // The writer flushes about every second, and at its server's stop: every timed request must be there.
+  const until = new Date().toISOString();
+  const reader = await platform(o.adminUrl, 5492, false);
+  try {
     const sql = "select count(*) as n from edge_logs where event_message like '%/graphql/v1'";
     const counted = await call(
-      logged.baseUrl, token, "GET",
+      reader.baseUrl, token, "GET",
       `/v1/projects/${ref}/analytics/endpoints/logs.all?sql=${encodeURIComponent(sql)}&iso_timestamp_start=${since}&iso_timestamp_end=${until}`,
     );
     const recorded = Number(counted.result?.[0]?.n ?? 0);
-    await call(logged.baseUrl, token, "DELETE", `/v1/projects/${ref}`);
+    await call(reader.baseUrl, token, "DELETE", `/v1/projects/${ref}`);
     return { byClients, answered, recorded };
   } finally {
-    await unlogged.server.stop();
-    await logged.server.stop();
+    await reader.server.stop();
   }
 }
 
@@ -143,9 +207,12 @@ export function renderRequestLogging(f: RequestLoggingFigures): string[] {
   return [
     "### Request logs (a project's data API through the platform server, list of 20, service_role key)",
     "",
-    "| Clients | req/s, requests recorded | req/s, not recorded | ratio |",
-    "| --- | --- | --- | --- |",
-    ...[...f.byClients].map(([c, r]) => `| ${c} | ${r.logged.toFixed(0)} | ${r.unlogged.toFixed(0)} | ${(r.logged / r.unlogged).toFixed(2)}× |`),
+    "| Clients | req/s, requests recorded | req/s, not recorded | ratio | server CPU µs/request, recorded | not recorded |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...[...f.byClients].map(
+      ([c, r]) =>
+        `| ${c} | ${r.logged.toFixed(0)} | ${r.unlogged.toFixed(0)} | ${(r.logged / r.unlogged).toFixed(2)}× | ${r.loggedCpuUs.toFixed(0)} | ${r.unloggedCpuUs.toFixed(0)} |`,
+    ),
     "",
     `The recording server answered ${f.answered.toLocaleString("en-US")} timed requests (warm-ups not counted) and the logs hold ${f.recorded.toLocaleString("en-US")} events for the project over that time (warm-ups included).`,
     "",

@@ -6,7 +6,7 @@
 // SQL prepared, our server's statement, its settings part alone, and `graphql._resolve_text`
 // alone. It tells the call layers from the resolver, which "DB ms/req" (execution time, planning
 // left out) does not.
-import { readFileSync } from "node:fs";
+import { processCpuMs } from "./processCpu";
 import pg from "pg";
 import { startBenchDatabase } from "./benchDatabase";
 import { connectionUrl, stopCluster } from "./cluster";
@@ -47,11 +47,6 @@ function statements(q: BenchQuery): Record<string, Statement> {
   };
 }
 
-function backendCpuSeconds(pid: number): number {
-  const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  return (Number(f[11]) + Number(f[12])) / 100;
-}
 
 async function main(): Promise<void> {
   const cluster = await startBenchDatabase(log);
@@ -68,9 +63,9 @@ async function main(): Promise<void> {
       const figures = new Map<string, number[]>();
       for (let round = 0; round < rounds; round++) {
         for (const [label, run] of runs) {
-          const before = backendCpuSeconds(pid);
+          const before = processCpuMs(pid) / 1000;
           for (let i = 0; i < requests; i++) await run(client);
-          figures.set(label, [...(figures.get(label) ?? []), ((backendCpuSeconds(pid) - before) / requests) * 1e6]);
+          figures.set(label, [...(figures.get(label) ?? []), ((processCpuMs(pid) / 1000 - before) / requests) * 1e6]);
         }
       }
       for (const [label, us] of figures) {

@@ -32,7 +32,7 @@ export async function resolveWithApi(
   const compiled = Resolver.compile(api, query, JSON.stringify(variables ?? null), operationName);
   const statements = compiled.statements.filter((s): s is NonNullable<typeof s> => s !== null);
   const results: (string | null)[] = [];
-  // Like graphql.resolve's exception block: an error undoes every statement of the request.
+  // Like graphql.resolve: an error undoes every statement of the request.
   const inTransaction = await client.query("savepoint __resolve").then(
     () => true,
     () => false,
