@@ -239,6 +239,13 @@ async function main(): Promise<number> {
 
     // graphql.resolve must return jsonb; the floor returns text. The floor's own answer cast to
     // jsonb shows what that conversion costs on the nested query, for the in-database target.
+    // A pgbench script's median req/s at `clients`, after the warm-up, over the timed runs.
+    const scriptRps = (script: string, clients: number): number => {
+      pgbenchRun(pgTarget, script, clients, { seconds: warmup, maxRequests: maxRequestsPerRun }, workDir);
+      const figures: RunFigures[] = [];
+      for (let i = 0; i < runs; i++) figures.push(pgbenchRun(pgTarget, script, clients, { seconds, maxRequests: maxRequestsPerRun }, workDir));
+      return median(figures.map((f) => f.rps));
+    };
     let jsonbFloorRps: Map<number, number> | undefined;
     const sqlReady = checked.find((r) => r.engine.id === "sql");
     const nestedBench = queries.find((q) => q.name === "nested");
@@ -246,10 +253,7 @@ async function main(): Promise<number> {
       const script = sqlScript(`select (floor.result)::jsonb as result from (${nestedBench.sql}) as floor`);
       jsonbFloorRps = new Map();
       for (const clients of clientLevels) {
-        pgbenchRun(pgTarget, script, clients, { seconds: warmup, maxRequests: maxRequestsPerRun }, workDir);
-        const figures: RunFigures[] = [];
-        for (let i = 0; i < runs; i++) figures.push(pgbenchRun(pgTarget, script, clients, { seconds, maxRequests: maxRequestsPerRun }, workDir));
-        jsonbFloorRps.set(clients, median(figures.map((f) => f.rps)));
+        jsonbFloorRps.set(clients, scriptRps(script, clients));
         log(`nested    SQL floor, answer as jsonb      @${clients}: ${jsonbFloorRps.get(clients)!.toFixed(0)} req/s`);
       }
     }
@@ -264,10 +268,7 @@ async function main(): Promise<number> {
       answerRps = { text: new Map(), jsonb: new Map() };
       for (const clients of clientLevels) {
         for (const [kind, script] of [["text", scripts.text], ["jsonb", scripts.jsonb]] as const) {
-          pgbenchRun(pgTarget, script, clients, { seconds: warmup, maxRequests: maxRequestsPerRun }, workDir);
-          const figures: RunFigures[] = [];
-          for (let i = 0; i < runs; i++) figures.push(pgbenchRun(pgTarget, script, clients, { seconds, maxRequests: maxRequestsPerRun }, workDir));
-          answerRps[kind].set(clients, median(figures.map((f) => f.rps)));
+          answerRps[kind].set(clients, scriptRps(script, clients));
           log(`nested    graphql.resolve's answer alone, as ${kind.padEnd(5)} @${clients}: ${answerRps[kind].get(clients)!.toFixed(0)} req/s`);
         }
       }
