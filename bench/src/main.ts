@@ -335,6 +335,8 @@ async function main(): Promise<number> {
 
     let requestLogging: RequestLoggingFigures | undefined;
     if (extensionReady && wanted("ours") && (!wantedQueries || wantedQueries.includes("logging"))) {
+      // The dirty pages of the sections before are written now, not by a checkpoint during the runs.
+      await admin.query("checkpoint");
       requestLogging = await measureRequestLogging({
         adminUrl: (database) => connectionUrl(cluster, database), clients: clientLevels, runs, seconds, workDir, log,
       });
