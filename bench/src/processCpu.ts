@@ -1,5 +1,5 @@
-// Bench stage: a process's CPU time. Input: a process id; output: its user + system CPU time in
-// milliseconds, from /proc/PID/stat at clock ticks of 10 ms.
+// Bench stage: CPU time. Input: a process id, or nothing for the whole machine; output: user +
+// system CPU time in milliseconds, from /proc at clock ticks of 10 ms.
 import { readFileSync } from "node:fs";
 
 export function processCpuMs(pid: number): number {
@@ -7,4 +7,15 @@ export function processCpuMs(pid: number): number {
   // The command name is in parentheses and may hold spaces: fields count from after it.
   const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * The CPU time every core of the machine has spent on something other than waiting (user, nice,
+ * system, interrupts, steal), summed: the cost of a run to every process taking part in it.
+ */
+export function machineCpuMs(): number {
+  const first = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!;
+  // cpu user nice system idle iowait irq softirq steal ...
+  const [user, nice, system, , , irq, softirq, steal] = first.trim().split(/\s+/).slice(1).map(Number);
+  return (user! + nice! + system! + irq! + softirq! + steal!) * 10;
 }

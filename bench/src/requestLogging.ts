@@ -8,14 +8,17 @@ import { join } from "node:path";
 import { runTokenCommand } from "../../server/src/management/cli/tokenCommand";
 import { repoDir, startServerProcess, type ServerProcess } from "./engines";
 import { median, wrkRunAsync, type Bounds, type HttpTarget } from "./load";
-import { processCpuMs } from "./processCpu";
+import { machineCpuMs, processCpuMs } from "./processCpu";
 
 export interface RequestLoggingFigures {
   /**
-   * Median req/s by client count, with request logs and without, and the median CPU time (µs)
-   * each server process spent per request.
+   * Median req/s by client count, with request logs and without, the median CPU time (µs) each
+   * server process spent per request, and the whole machine's (the server, the backends, the
+   * COPYs of the log batches, autovacuum and wrk).
    */
-  byClients: Map<number, { logged: number; unlogged: number; loggedCpuUs: number; unloggedCpuUs: number }>;
+  byClients: Map<number, {
+    logged: number; unlogged: number; loggedCpuUs: number; unloggedCpuUs: number; loggedMachineUs: number; unloggedMachineUs: number;
+  }>;
   /** Requests the logged server answered while timed, and the edge_logs rows found for them. */
   answered: number;
   recorded: number;
@@ -120,7 +123,9 @@ async function startPair(o: RequestLoggingOptions, loggedFirst: boolean): Promis
   }
 }
 
-type Samples = { rps: { logged: number[]; unlogged: number[] }; cpuUs: { logged: number[]; unlogged: number[] } };
+type Both = { logged: number[]; unlogged: number[] };
+type Samples = { rps: Both; cpuUs: Both; machineUs: Both };
+const both = (): Both => ({ logged: [], unlogged: [] });
 
 export async function measureRequestLogging(o: RequestLoggingOptions): Promise<RequestLoggingFigures> {
   const { token, ref, apiKey } = await makeProject(o);
@@ -131,7 +136,7 @@ export async function measureRequestLogging(o: RequestLoggingOptions): Promise<R
   });
   const bounds: Bounds = { seconds: o.seconds, maxRequests: 1_000_000 };
   const since = new Date(Date.now() - 1000).toISOString();
-  const samples = new Map<number, Samples>(o.clients.map((c) => [c, { rps: { logged: [], unlogged: [] }, cpuUs: { logged: [], unlogged: [] } }]));
+  const samples = new Map<number, Samples>(o.clients.map((c) => [c, { rps: both(), cpuUs: both(), machineUs: both() }]));
   let answered = 0;
   // The two differ by a few percent, and single runs by up to ±8% here: at least 10 pairs in all.
   const pairsPerOrder = Math.ceil(Math.max(o.runs, minRuns) / 2);
@@ -158,10 +163,12 @@ export async function measureRequestLogging(o: RequestLoggingOptions): Promise<R
           for (const which of order) {
             const running = pair[which];
             const cpuBefore = processCpuMs(running.server.processGroup);
+            const machineBefore = machineCpuMs();
             const figures = await wrkRunAsync(target(running), clients, bounds, o.workDir);
             if (figures.failures > 0) throw new Error(`request logs bench: ${figures.failures} failed requests (${figures.firstFailure})`);
             s.rps[which].push(figures.rps);
             s.cpuUs[which].push(((processCpuMs(running.server.processGroup) - cpuBefore) * 1000) / figures.requests);
+            s.machineUs[which].push(((machineCpuMs() - machineBefore) * 1000) / figures.requests);
             if (which === "logged") answered += figures.requests;
           }
         }
@@ -178,11 +185,14 @@ export async function measureRequestLogging(o: RequestLoggingOptions): Promise<R
       unlogged: median(s.rps.unlogged),
       loggedCpuUs: median(s.cpuUs.logged),
       unloggedCpuUs: median(s.cpuUs.unlogged),
+      loggedMachineUs: median(s.machineUs.logged),
+      unloggedMachineUs: median(s.machineUs.unlogged),
     };
     byClients.set(clients, row);
     o.log(
       `request logs @${clients}: ${row.logged.toFixed(0)} req/s recorded, ${row.unlogged.toFixed(0)} req/s not recorded; ` +
-        `server CPU ${row.loggedCpuUs.toFixed(0)} and ${row.unloggedCpuUs.toFixed(0)} µs/request ` +
+        `server CPU ${row.loggedCpuUs.toFixed(0)} and ${row.unloggedCpuUs.toFixed(0)} µs/request, ` +
+        `machine CPU ${row.loggedMachineUs.toFixed(0)} and ${row.unloggedMachineUs.toFixed(0)} µs/request ` +
         `(runs: ${s.rps.logged.map((x) => x.toFixed(0)).join(" ")} | ${s.rps.unlogged.map((x) => x.toFixed(0)).join(" ")})`,
     );
   }
@@ -207,12 +217,15 @@ export function renderRequestLogging(f: RequestLoggingFigures): string[] {
   return [
     "### Request logs (a project's data API through the platform server, list of 20, service_role key)",
     "",
-    "| Clients | req/s, requests recorded | req/s, not recorded | ratio | server CPU µs/request, recorded | not recorded |",
-    "| --- | --- | --- | --- | --- | --- |",
+    "| Clients | req/s, requests recorded | req/s, not recorded | ratio | server CPU µs/request, recorded | not recorded | machine CPU µs/request, recorded | not recorded |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ...[...f.byClients].map(
       ([c, r]) =>
-        `| ${c} | ${r.logged.toFixed(0)} | ${r.unlogged.toFixed(0)} | ${(r.logged / r.unlogged).toFixed(2)}× | ${r.loggedCpuUs.toFixed(0)} | ${r.unloggedCpuUs.toFixed(0)} |`,
+        `| ${c} | ${r.logged.toFixed(0)} | ${r.unlogged.toFixed(0)} | ${(r.logged / r.unlogged).toFixed(2)}× | ${r.loggedCpuUs.toFixed(0)} | ${r.unloggedCpuUs.toFixed(0)} | ` +
+        `${r.loggedMachineUs.toFixed(0)} | ${r.unloggedMachineUs.toFixed(0)} |`,
     ),
+    "",
+    "Server CPU is the server process's own; machine CPU is every core's busy time over the run (the server, the backends, the COPYs of the log batches, autovacuum, wrk), per request answered.",
     "",
     `The recording server answered ${f.answered.toLocaleString("en-US")} timed requests (warm-ups not counted) and the logs hold ${f.recorded.toLocaleString("en-US")} events for the project over that time (warm-ups included).`,
     "",
