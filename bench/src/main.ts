@@ -78,6 +78,8 @@ async function main(): Promise<number> {
   const workDir = mkdtempSync(join(outDir, "work-"));
   const notes: string[] = [];
   const loadAtStart = loadAverage();
+  // The code this run measures: edits made while it runs do not change it.
+  const commitAtStart = commitDescription(repoDir);
   let mismatches = 0;
   log(`scale ${scale.kind}: ${scale.accounts} accounts, ${scale.blogs} blogs, ${scale.posts} posts; ${runs} runs × ${seconds} s after ${warmup} s warm-up`);
   const cluster: Cluster = startCluster();
@@ -351,7 +353,7 @@ async function main(): Promise<number> {
     if (failedUnderLoad > 0) notes.push(`${failedUnderLoad} requests failed under load (HTTP status other than 200, or a GraphQL error); see the "failed" column.`);
     const report: Report = {
       date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
-      commit: commitDescription(repoDir),
+      commit: commitAtStart,
       machine: machineDescription(),
       postgres: postgresVersion,
       settings: `${scale.kind} scale (${scale.accounts.toLocaleString("en-US")} accounts, ${scale.blogs.toLocaleString("en-US")} blogs, ${scale.posts.toLocaleString("en-US")} posts); median of ${runs} runs of ${seconds} s after a ${warmup} s warm-up; loads from wrk (HTTP) and pgbench -M prepared (in the database); every request runs as \`authenticated\` from a JWT`,
