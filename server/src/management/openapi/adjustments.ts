@@ -186,6 +186,16 @@ const projectConfigV2: Adjustment = (doc) => {
   };
 };
 
+/** Entitlements: an answer's `config` is one of three objects whose properties extend each other,
+ * and the response serializer writes the first alternative the value matches, so the numeric and
+ * set forms come before the bare `{enabled}` that every config matches. */
+const entitlementConfigOrder: Adjustment = (doc) => {
+  const config = doc.components.schemas["V1ListEntitlementsResponse"]?.properties?.entitlements?.items?.properties?.config;
+  if (!Array.isArray(config?.oneOf)) return;
+  const size = (alternative: { required?: string[] }) => alternative.required?.length ?? 0;
+  config.oneOf = [...config.oneOf].sort((a, b) => size(b) - size(a));
+};
+
 export const adjustments: Adjustment[] = [
   dropNonStandardKeywords,
   createProjectBody,
@@ -203,4 +213,5 @@ export const adjustments: Adjustment[] = [
   openDatabaseOpenapi,
   projectConfigV2,
   headBeforeGet,
+  entitlementConfigOrder,
 ];

@@ -1,4 +1,5 @@
 // Routes (Management API): organizations, their members and projects, and the caller's profile.
+import { entitlements } from "../organizations/entitlements";
 import { projectSummary, organizationSummary } from "./shapes";
 import { grantReaches, requireOrganization } from "./access";
 import { ok, type ApiArea } from "./operation";
@@ -16,6 +17,11 @@ export const organizationsArea: ApiArea = {
   "v1-get-an-organization": async (call) => {
     const org = await requireOrganization(call, call.params["slug"]!);
     return ok({ id: org.slug, name: org.name, plan: org.plan, opt_in_tags: [], allowed_release_channels: ["ga"] });
+  },
+
+  "v1-get-organization-entitlements": async (call) => {
+    await requireOrganization(call, call.params["slug"]!);
+    return ok(entitlements());
   },
 
   "v1-list-organization-members": async (call) => {
