@@ -27,7 +27,7 @@ const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
 // so the plan and the settings stay those of the whole statement.
 const settingsOnlySql = resolveSql.replace(
   /select graphql\._resolve_text\([^]*\) as body/,
-  "select settings.role is not null and $4::text is not null and $5::jsonb is null and $6::text is null as body",
+  "select settings.role is not null and $6::text is not null and $7::jsonb is null and $8::text is null as body",
 );
 if (settingsOnlySql === resolveSql) throw new Error("the resolve call was not found in the server's statement");
 
