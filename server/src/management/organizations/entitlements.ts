@@ -111,23 +111,23 @@ const grants: [string, Grant][] = [
   ["observability.dashboard_advanced_metrics", no],
 ];
 
-function entitlement(key: string, grant: Grant): Entitlement {
-  const type = grant.kind;
-  const config: EntitlementConfig = (() => {
-    switch (grant.kind) {
-      case "boolean":
-        return { enabled: grant.granted };
-      case "numeric":
-        return { enabled: grant.granted, value: grant.value, unlimited: grant.unlimited, unit: grant.unit };
-      case "set":
-        return { enabled: grant.granted, set: grant.set };
-      default: {
-        const unknown: never = grant;
-        throw new Error(`unknown grant ${JSON.stringify(unknown)}`);
-      }
+function configOf(grant: Grant): EntitlementConfig {
+  switch (grant.kind) {
+    case "boolean":
+      return { enabled: grant.granted };
+    case "numeric":
+      return { enabled: grant.granted, value: grant.value, unlimited: grant.unlimited, unit: grant.unit };
+    case "set":
+      return { enabled: grant.granted, set: grant.set };
+    default: {
+      const unknown: never = grant;
+      throw new Error(`unknown grant ${JSON.stringify(unknown)}`);
     }
-  })();
-  return { feature: { key, type }, hasAccess: grant.granted, type, config };
+  }
+}
+
+function entitlement(key: string, grant: Grant): Entitlement {
+  return { feature: { key, type: grant.kind }, hasAccess: grant.granted, type: grant.kind, config: configOf(grant) };
 }
 
 /** The entitlements every organization on this server has. */
