@@ -47,7 +47,6 @@ function statements(q: BenchQuery): Record<string, Statement> {
   };
 }
 
-
 async function main(): Promise<void> {
   const cluster = await startBenchDatabase(log);
   try {
@@ -63,9 +62,9 @@ async function main(): Promise<void> {
       const figures = new Map<string, number[]>();
       for (let round = 0; round < rounds; round++) {
         for (const [label, run] of runs) {
-          const before = processCpuMs(pid) / 1000;
+          const before = processCpuMs(pid);
           for (let i = 0; i < requests; i++) await run(client);
-          figures.set(label, [...(figures.get(label) ?? []), ((processCpuMs(pid) / 1000 - before) / requests) * 1e6]);
+          figures.set(label, [...(figures.get(label) ?? []), ((processCpuMs(pid) - before) * 1000) / requests]);
         }
       }
       for (const [label, us] of figures) {
