@@ -5,15 +5,21 @@ import { readFile } from "node:fs/promises";
 import pg from "pg";
 import { preloadPlv8 } from "./preload";
 
-const rolesSql = new URL("../setup/roles.sql", import.meta.url);
+const rolesSqlFile = new URL("../setup/roles.sql", import.meta.url);
 const demoSql = new URL("../demo/schema.sql", import.meta.url);
+
+/** The roles, auth helpers and grants of a hosted project, as SQL text. */
+export function rolesSql(): Promise<string> {
+  return readFile(rolesSqlFile, "utf8");
+}
 
 /** Returns what the database's preloading of plv8 is (or now will be) and what to do about it. */
 export async function applySetup(adminUrl: string, options: { demo: boolean; preloadPlv8?: boolean }): Promise<string> {
   const client = new pg.Client({ connectionString: adminUrl });
+  client.on("error", () => {});
   await client.connect();
   try {
-    await client.query(await readFile(rolesSql, "utf8"));
+    await client.query(await rolesSql());
     if (options.demo) await client.query(await readFile(demoSql, "utf8"));
     return await preloadPlv8(client, options.preloadPlv8 === true);
   } finally {

@@ -23,6 +23,8 @@ export interface ManagementPluginOptions {
   /** Replaces the built-in API areas (tests). */
   areas?: ApiArea[];
   checkpoint?: (step: ProvisionStep, ref: string) => Promise<void>;
+  /** Server processes sharing the port (each holds its own data API pools). */
+  processes?: number;
   /** Receives the opened services (tests and the token command reach the platform through them). */
   onServices?: (services: Services) => void;
 }
@@ -31,6 +33,7 @@ export async function managementPlugin(fastify: FastifyInstance, options: Manage
   const services = await openServices(options.config, {
     log: fastify.log,
     dataApi: options.dataApi,
+    ...(options.processes !== undefined ? { processes: options.processes } : {}),
     ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
   });
   const stopSweeps = startSweeps(services, fastify.log);
