@@ -34,7 +34,7 @@ export async function startChildPlatform(name: string, args: string[] = []): Pro
       PLATFORM_DATABASE_URL: platformUrl,
       PROJECT_SERVERS: clusterUrl(info),
       MGMT_RATE_LIMIT: "100000",
-    });
+    }, undefined, 240_000);
   } catch (e) {
     bundle.remove();
     throw e;
