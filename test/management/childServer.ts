@@ -24,7 +24,8 @@ export async function buildPrivateBundle(): Promise<{ main: string; remove(): vo
   return { main: join(dir, "main.mjs"), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export function startChild(main: string, args: string[], env: Record<string, string>, fixedNow?: number): Promise<ChildServer> {
+/** `startupMs`: how long the banner may take (a loaded machine starts a process slowly). */
+export function startChild(main: string, args: string[], env: Record<string, string>, fixedNow?: number, startupMs = 60_000): Promise<ChildServer> {
   // A fixed Date.now, set before the server loads, is the child's fake clock.
   const clock = fixedNow === undefined ? [] : ["--import", `data:text/javascript,Date.now=()=>${fixedNow}`];
   const child = spawn(process.execPath, [...clock, main, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
@@ -37,7 +38,7 @@ export function startChild(main: string, args: string[], env: Record<string, str
       child.kill("SIGTERM");
     });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner:\n${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`no banner:\n${out}`)), startupMs);
     child.stdout!.on("data", (chunk: Buffer) => {
       out += chunk.toString();
       const banner = new Map<string, string>();
