@@ -21,6 +21,29 @@ export interface SettingRow {
 
 export type HbaOutcome = { kind: "applied"; file: string } | { kind: "notManaged"; reason: string };
 
+async function alterSystem(sql: Sql, changes: Array<[string, string]>): Promise<void> {
+  const before = await sql.rows<{ name: string; setting: string }>(
+    `select distinct on (name) name, setting from pg_catalog.pg_file_settings
+      where name = any($1::text[]) and sourcefile like '%/postgresql.auto.conf' order by name, seqno desc`,
+    [changes.map(([name]) => name)],
+  );
+  const previous = new Map(before.map((r) => [r.name, r.setting]));
+  const done: string[] = [];
+  try {
+    for (const [name, value] of changes) {
+      await sql.rows(format("alter system set %I = %L", name, value));
+      done.push(name);
+    }
+  } catch (e) {
+    for (const name of done) {
+      const old = previous.get(name);
+      await sql.rows(old === undefined ? format("alter system reset %I", name) : format("alter system set %I = %L", name, old));
+    }
+    throw e;
+  }
+  await sql.rows("select pg_catalog.pg_reload_conf()");
+}
+
 export class DoorServerSettings {
   constructor(private readonly maintenance: Session) {}
 
@@ -60,40 +83,21 @@ export class DoorServerSettings {
     });
   }
 
-  /** Per-database values and server-wide ones (ALTER SYSTEM, then a reload), all or none.
-   * A refused server-wide value puts back what postgresql.auto.conf had for those already written. */
+  /** Per-database values and server-wide ones (ALTER SYSTEM, then a reload), all or none: the
+   * per-database ones wait uncommitted while ALTER SYSTEM (which cannot run in a transaction)
+   * writes on a second session, and a refused server-wide value puts back what
+   * postgresql.auto.conf had for those already written. */
   async apply(database: string, perDatabase: Array<[string, string]>, serverWide: Array<[string, string]>): Promise<void> {
     await this.maintenance(async (sql) => {
       await sql.rows("begin");
       try {
         for (const [name, value] of perDatabase) await sql.rows(format("alter database %I set %I = %L", database, name, value));
+        if (serverWide.length > 0) await this.maintenance((system) => alterSystem(system, serverWide));
         await sql.rows("commit");
       } catch (e) {
         await sql.rows("rollback").catch(() => {});
         throw e;
       }
-      if (serverWide.length === 0) return;
-      const before = await sql.rows<{ name: string; setting: string }>(
-        `select distinct on (name) name, setting from pg_catalog.pg_file_settings
-          where name = any($1::text[]) and sourcefile like '%/postgresql.auto.conf' order by name, seqno desc`,
-        [serverWide.map(([name]) => name)],
-      );
-      const previous = new Map(before.map((r) => [r.name, r.setting]));
-      const done: string[] = [];
-      try {
-        for (const [name, value] of serverWide) {
-          await sql.rows(format("alter system set %I = %L", name, value));
-          done.push(name);
-        }
-      } catch (e) {
-        for (const name of done) {
-          const old = previous.get(name);
-          await sql.rows(old === undefined ? format("alter system reset %I", name) : format("alter system set %I = %L", name, old));
-        }
-        for (const [name] of perDatabase) await sql.rows(format("alter database %I reset %I", database, name)).catch(() => {});
-        throw e;
-      }
-      await sql.rows("select pg_catalog.pg_reload_conf()");
     });
   }
 
