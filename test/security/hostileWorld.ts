@@ -45,6 +45,9 @@ export interface HostileWorld {
   watch: Watch;
   /** SQL as the cluster's superuser in `database` (the maintenance database by default). */
   admin(database?: string): Rows;
+  /** SQL in `database` as a role that reads everything and is no superuser: how a test checks
+   * what an operation left in a tenant's objects without itself falling into their traps. */
+  reader(database: string): Rows;
   /** SQL as the tenant's owner role over TCP with its password (what the tenant itself has). */
   asTenant(tenant: Tenant, database?: string): Rows;
   /** A client of the tenant's own, over TCP with its password (ended by the caller). */
@@ -88,6 +91,9 @@ export function answered(r: ApiResponse, status: number, what: string): ApiRespo
   return r;
 }
 
+/** The role test checks read tenant objects as (see `reader`). */
+const checker = "hostile_checker";
+
 export async function hostileWorld(name: string, options: { router?: boolean } = {}): Promise<HostileWorld> {
   const cluster = await startTcpCluster();
   let platform: TestPlatform | undefined;
@@ -97,6 +103,11 @@ export async function hostileWorld(name: string, options: { router?: boolean } =
     const victim = await makeTenant(platform, `${name}-victim@example.com`, `${name}-victim`);
     const admin = (database = "postgres"): Rows =>
       (text, params) => run({ connectionString: clusterUrl(cluster, database), options: pinned }, text, params);
+    await admin()(`create role ${checker} login in role pg_read_all_data`);
+    const reader = (database: string): Rows => async (text, params) => {
+      await admin()(`grant connect on database "${database}" to ${checker}`);
+      return run({ connectionString: clusterUrl(cluster, database, checker), options: pinned }, text, params);
+    };
     const tenantConfig = (tenant: Tenant, database = tenant.ref): pg.ClientConfig => ({
       host: cluster.tcpHost,
       port: cluster.port,
@@ -147,6 +158,7 @@ export async function hostileWorld(name: string, options: { router?: boolean } =
       victim,
       watch,
       admin,
+      reader,
       asTenant,
       tenantClient,
       async writable(work) {
