@@ -6,7 +6,7 @@ import pg from "pg";
 import { stopCluster } from "../harness/cluster";
 import { startTcpCluster, type TcpCluster } from "../harness/tcpCluster";
 import { api, clusterUrl, startPlatform, type ApiResponse, type TestPlatform } from "../management/support";
-import { hbaText, roleSnapshot, watched, type Watch } from "./evidence";
+import { hbaText, roleSnapshot, testAdminName, watched, type Watch } from "./evidence";
 import {
   betterMatchesSql,
   databaseSettingsSql,
@@ -95,14 +95,15 @@ export function answered(r: ApiResponse, status: number, what: string): ApiRespo
 const checker = "hostile_checker";
 
 export async function hostileWorld(name: string, options: { router?: boolean } = {}): Promise<HostileWorld> {
-  const cluster = await startTcpCluster();
+  // Connections are logged, so evidence.ts can tell every superuser login into a project database.
+  const cluster = await startTcpCluster({ log_connections: "on" });
   let platform: TestPlatform | undefined;
   try {
     platform = await startPlatform({ projectServers: [clusterUrl(cluster)], banAfterFailures: 0, ...(options.router ? { databaseRouterPort: 0 } : {}) });
     const attacker = await makeTenant(platform, `${name}-attacker@example.com`, `${name}-attacker`);
     const victim = await makeTenant(platform, `${name}-victim@example.com`, `${name}-victim`);
     const admin = (database = "postgres"): Rows =>
-      (text, params) => run({ connectionString: clusterUrl(cluster, database), options: pinned }, text, params);
+      (text, params) => run({ connectionString: clusterUrl(cluster, database), options: pinned, application_name: testAdminName }, text, params);
     await admin()(`create role ${checker} login in role pg_read_all_data`);
     const reader = (database: string): Rows => async (text, params) => {
       await admin()(`grant connect on database "${database}" to ${checker}`);
