@@ -61,7 +61,11 @@ export class TenantFetchError extends Error {
 
 const schemeAllowed = (url: URL, policy: TenantUrlPolicy) => url.protocol === "https:" || (url.protocol === "http:" && policy.access === "local");
 const addressRefused = (address: string, policy: TenantUrlPolicy) => classifyAddress(address, { allowLoopback: policy.access === "local" }).kind === "refused";
-const literalAddress = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, "$1");
+/** Whether a URL's host (`[…]` around IPv6) is an address literal that the rule refuses. */
+function refusedLiteral(hostname: string, policy: TenantUrlPolicy): boolean {
+  const literal = hostname.replace(/^\[(.*)\]$/, "$1");
+  return isIP(literal) !== 0 && addressRefused(literal, policy);
+}
 
 /** A URL the server may fetch later, or a 400 naming the field (the tenant's own text only). */
 export function checkedTenantUrl(field: string, value: string, policy: TenantUrlPolicy): URL {
@@ -72,8 +76,7 @@ export function checkedTenantUrl(field: string, value: string, policy: TenantUrl
     throw new ApiError(400, `${field} is not a URL: ${value}`);
   }
   if (!schemeAllowed(url, policy)) throw new ApiError(400, `${field} must be an https URL`);
-  const literal = literalAddress(url);
-  if (isIP(literal) !== 0 && addressRefused(literal, policy)) throw new ApiError(400, `${field}: ${failureText("refused-address")}`);
+  if (refusedLiteral(url.hostname, policy)) throw new ApiError(400, `${field}: ${failureText("refused-address")}`);
   return url;
 }
 
@@ -101,8 +104,7 @@ function guardedLookup(policy: TenantUrlPolicy): LookupFunction {
 function guardedConnector(policy: TenantUrlPolicy, state: { connected: boolean }): buildConnector.connector {
   const connect = buildConnector({ lookup: guardedLookup(policy), timeout: tenantFetchLimits.timeoutMs });
   return (options, callback) => {
-    const literal = options.hostname.replace(/^\[(.*)\]$/, "$1");
-    if (isIP(literal) !== 0 && addressRefused(literal, policy)) return callback(new TenantFetchError("refused-address"), null);
+    if (refusedLiteral(options.hostname, policy)) return callback(new TenantFetchError("refused-address"), null);
     connect(options, (...result) => {
       if (result[0] === null) state.connected = true;
       callback(...result);
