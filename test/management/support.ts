@@ -9,6 +9,7 @@ import { runTokenCommand } from "../../server/src/management/cli/tokenCommand";
 import { servePlatform, type PlatformRunning } from "../../server/src/management/servePlatform";
 import type { ManagementPluginOptions } from "../../server/src/management/plugin";
 import { dropLogsDatabase } from "../../server/src/management/logs/logsDatabase";
+import type { TenantUrlPolicy } from "../../server/src/management/outbound/tenantUrls";
 
 let counter = 0;
 
@@ -35,6 +36,8 @@ export interface PlatformOptions extends Pick<ManagementPluginOptions, "checkpoi
   diskQuotaBytes?: number;
   banAfterFailures?: number;
   resolveTxt?: (name: string) => Promise<string[][]>;
+  /** How tenant-given URLs are fetched; tests reaching their own servers on 127.0.0.1 pass `local`. */
+  tenantUrls?: TenantUrlPolicy;
   projectServers?: string[];
   /** Reuse this platform database (a second server process over the same state). */
   platformDatabase?: string;
@@ -81,6 +84,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         ...(options.diskQuotaBytes !== undefined ? { diskQuotaBytes: options.diskQuotaBytes } : {}),
         ...(options.banAfterFailures !== undefined ? { banAfterFailures: options.banAfterFailures } : {}),
         ...(options.resolveTxt ? { resolveTxt: options.resolveTxt } : {}),
+        ...(options.tenantUrls ? { tenantUrls: options.tenantUrls } : {}),
       },
     },
     { ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}), ...(options.areas ? { areas: options.areas } : {}) },
