@@ -30,24 +30,27 @@ export class SourceUpload {
   constructor(readonly content: Buffer) {}
 }
 
-/** A deploy's parts: the `metadata` JSON field and every file part, in the order sent. */
+/** A deploy's parts: the `metadata` JSON (a field, or a part with a file name) and every other
+ * file part, in the order sent. */
 export async function readDeploy(request: FastifyRequest): Promise<{ metadata: BundleMetadata; files: BundleFile[] }> {
   if (!request.isMultipart()) throw new ApiError(400, "A deploy is multipart/form-data with a metadata field and file parts");
   let metadata: unknown;
   const files: BundleFile[] = [];
   try {
     for await (const part of request.parts()) {
-      if (part.type === "file") {
+      if (part.fieldname === "metadata") {
+        // Some clients send it as a Blob: a part with a file name (`blob`) and a JSON type.
+        const text = part.type === "file" ? (await part.toBuffer()).toString("utf8") : String(part.value);
+        try {
+          metadata = JSON.parse(text);
+        } catch {
+          throw new ApiError(400, "The metadata field must be JSON");
+        }
+      } else if (part.type === "file") {
         const path = part.filename;
         const why = badPath(path);
         if (why) throw new ApiError(400, why);
         files.push({ path, content: await part.toBuffer() });
-      } else if (part.fieldname === "metadata") {
-        try {
-          metadata = JSON.parse(String(part.value));
-        } catch {
-          throw new ApiError(400, "The metadata field must be JSON");
-        }
       }
     }
   } catch (e) {
