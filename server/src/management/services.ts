@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { ProjectPools } from "./dataApi/projectPools";
 import { ProjectAuthenticators } from "./auth/projectAuthenticators";
 import { ProjectLogins } from "./project/projectLogins";
+import { fixHistoryOwners } from "./branches/historyOwner";
 import type { ManagementConfig } from "./managementConfig";
 import { ensurePlatformDatabase, migrate } from "./platform/migrate";
 import { SqlPool } from "./platform/sql";
@@ -134,6 +135,8 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
     const logWriter = new LogWriter(logsDb.writer, { intervalMs: 1000, maxBatch: 500, maxPending: 50_000, log: options.log });
     const finished = await provisioner.reconcile();
     if (finished.length > 0) options.log.warn({ refs: finished }, "removed projects left half made or half removed");
+    const owned = await fixHistoryOwners(platform, projects, servers, options.log);
+    if (owned.length > 0) options.log.info({ refs: owned }, "gave each project's migration history to its owner role");
     return {
       config,
       platform,

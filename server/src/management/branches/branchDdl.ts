@@ -55,6 +55,15 @@ end $transfer$`,
   ].join(";\n");
 }
 
+/** Gives the migration history to the project's owner role, as a project's own history is (made
+ * by a superuser, the owner could neither write it nor add the API's columns). */
+export function historyOwnerSql(owner: string): string[] {
+  return [
+    format("alter schema supabase_migrations owner to %I", owner),
+    format("alter table supabase_migrations.schema_migrations owner to %I", owner),
+  ];
+}
+
 /** The migration history table as the CLI keeps it (made when a replay or merge needs it). */
 export const migrationsTableSql = `create schema if not exists supabase_migrations;
 create table if not exists supabase_migrations.schema_migrations (version text not null primary key, statements text[], name text)`;

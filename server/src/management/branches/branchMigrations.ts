@@ -3,7 +3,7 @@
 // (all applied and recorded, or none), with a log of what ran.
 import format from "pg-format";
 import { sqlState, type Sql } from "../platform/sql";
-import { migrationsTableSql } from "./branchDdl";
+import { historyOwnerSql, migrationsTableSql } from "./branchDdl";
 
 export interface Migration {
   version: string;
@@ -28,8 +28,7 @@ export async function applyMigrations(sql: Sql, ownerRole: string, migrations: M
   await sql.rows("begin");
   try {
     await sql.rows(migrationsTableSql);
-    await sql.rows(format("grant usage on schema supabase_migrations to %I", ownerRole));
-    await sql.rows(format("grant all on supabase_migrations.schema_migrations to %I", ownerRole));
+    for (const statement of historyOwnerSql(ownerRole)) await sql.rows(statement);
     await sql.rows(format("set local role %I", ownerRole));
     for (const m of migrations) {
       log.push(`applying migration ${m.version}${m.name ? ` ${m.name}` : ""} (${m.statements.length} statements)`);
