@@ -6,7 +6,7 @@ import { ApiError } from "../http/apiError";
 import { databaseOf, serverKey } from "../platform/connectionUrl";
 import { withConnection } from "../platform/sql";
 import { scramVerifier } from "../provision/scramVerifier";
-import { noRouterNote, poolerEntry, routerNote } from "../router/poolerEntry";
+import { noRouterNote, pgbouncerConfig, poolerEntry, routerNote, type PoolerEntry, type RouterAddress } from "../router/poolerEntry";
 import { readPostgresConfig, updatePostgresConfig, type PostgresConfigState, type PostgresConfigTarget } from "../settings/postgresConfig";
 import { readPostgrestConfig, updatePostgrestConfig, type PostgrestChanges } from "../settings/postgrestConfig";
 import type { ProjectRecord } from "../store/projectStore";
@@ -41,6 +41,15 @@ function withRestartNote({ config, pendingRestart }: PostgresConfigState, asked:
   return { status: 200, body: config, headers: { "x-restart-database": `required: ${pendingRestart.join(", ")} take effect when PostgreSQL restarts${unasked}` } };
 }
 
+/** The router's PRIMARY entry for the project (whether the owner's password is a SCRAM verifier
+ * is read from the server's catalog). */
+async function routerEntry(call: Call, project: ProjectRecord, router: RouterAddress): Promise<PoolerEntry> {
+  const row = await withConnection(call.services.servers.get(project.server).adminUrl, (sql) =>
+    sql.one<{ scram: boolean }>("select coalesce(bool_or(rolpassword like 'SCRAM-SHA-256$%'), false) as scram from pg_authid where rolname = $1", [project.owner_role]),
+  );
+  return poolerEntry(project, router, row!.scram);
+}
+
 const noPooler =
   "No connection pooler is configured for this server: clients connect to PostgreSQL directly, and the data API uses its own pool (db_pool of /postgrest)";
 
@@ -62,10 +71,7 @@ export const projectSettingsArea: ApiArea = {
     const project = await requireProject(call);
     const router = call.services.databaseRouter;
     if (!router) return { status: 200, body: [], headers: { "x-pooler": noRouterNote } };
-    const row = await withConnection(call.services.servers.get(project.server).adminUrl, (sql) =>
-      sql.one<{ scram: boolean }>("select coalesce(bool_or(rolpassword like 'SCRAM-SHA-256$%'), false) as scram from pg_authid where rolname = $1", [project.owner_role]),
-    );
-    return { status: 200, body: [poolerEntry(project, router, row!.scram)], headers: { "x-pooler": routerNote } };
+    return { status: 200, body: [await routerEntry(call, project, router)], headers: { "x-pooler": routerNote } };
   },
 
   "v1-update-pooler-config": async (call) => {
@@ -75,8 +81,10 @@ export const projectSettingsArea: ApiArea = {
   },
 
   "v1-get-project-pgbouncer-config": async (call) => {
-    await requireProject(call);
-    throw new ApiError(404, noPooler);
+    const project = await requireProject(call);
+    const router = call.services.databaseRouter;
+    if (!router) throw new ApiError(404, noPooler);
+    return { status: 200, body: pgbouncerConfig(await routerEntry(call, project, router)), headers: { "x-pooler": routerNote } };
   },
 
   "v1-get-pgsodium-config": async (call) => {
