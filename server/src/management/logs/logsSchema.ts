@@ -2,11 +2,13 @@
 // typed column per field (no JSON to parse on the write path, which runs beside every request);
 // other sources in `logs_internal.events`. Only the platform reads and writes them; the reader role
 // sees the hosted source names as views in `logs`, each limited to the project and time range of
-// the query ticket its session presents, edge_logs with its hosted `event_message` and `metadata`.
+// the query ticket its session presents, edge_logs with its hosted `event_message` and `metadata`;
+// and all of them as the one `logs` source of the newer dialect (a `source` column, attributes as
+// a flat map).
 import type { Migration } from "../platform/migrations/index";
 
-/** The hosted log sources; nothing here writes the ones other than edge_logs, so they are empty. */
-export const logSources = [
+/** The sources of the logs database's first version (its views are made from this list). */
+const firstSources = [
   "edge_logs",
   "postgres_logs",
   "function_logs",
@@ -21,15 +23,37 @@ export const logSources = [
   "pg_cron_logs",
   "pg_upgrade_logs",
 ] as const;
+
+/** The hosted log sources: edge_logs (requests) and workflow_run_logs (branch action runs) are
+ * written here; nothing writes the others, so they are empty. */
+export const logSources = [...firstSources, "workflow_run_logs"] as const;
 export type LogSource = (typeof logSources)[number];
 
-const views = logSources
-  .map(
-    (source) => `create view logs.${source} with (security_barrier) as
+/** What the reader role may select: every source, and `logs` over all of them. */
+export const logViews = [...logSources, "logs"] as const;
+
+function sourceView(source: LogSource): string {
+  return `create view logs.${source} with (security_barrier) as
   select e.id, e.timestamp, e.event_message, e.metadata from logs_internal.events e, logs.ticket() t
-  where e.source = '${source}' and e.project_ref = t.project_ref and e.timestamp >= t.starts and e.timestamp < t.ends;`,
+  where e.source = '${source}' and e.project_ref = t.project_ref and e.timestamp >= t.starts and e.timestamp < t.ends;`;
+}
+
+// Each source's rows in the newer dialect: the hosted severity (from the response status, else a
+// level in the metadata) and the metadata as a flat map with dotted keys, plus the project's ref
+// as its identifier.
+const unifiedLogs = logSources
+  .map(
+    (source) => `  select s.id, s.timestamp, s.event_message,
+         case when s.metadata #> '{response,status_code}' >= '500' then 'ERROR'
+              when s.metadata #> '{response,status_code}' >= '400' then 'WARN'
+              else upper(coalesce(s.metadata ->> 'level', s.metadata #>> '{parsed,error_severity}', 'info')) end as severity_text,
+         '${source}'::text as source,
+         jsonb_build_object('identifier', t.project_ref) || logs_internal.flat_attributes(s.metadata) as log_attributes
+    from logs.${source} s, logs.ticket() t`,
   )
-  .join("\n");
+  .join("\n  union all\n");
+
+const views = firstSources.map(sourceView).join("\n");
 
 export const logsMigrations: Migration[] = [
   {
@@ -109,6 +133,28 @@ create or replace view logs.edge_logs with (security_barrier) as
          ) as metadata
     from logs_internal.requests r, logs.ticket() t
    where r.project_ref = t.project_ref and r.timestamp >= t.starts and r.timestamp < t.ends;
+`,
+  },
+  {
+    version: 3,
+    name: "unified_logs",
+    sql: `
+${sourceView("workflow_run_logs")}
+
+-- {"request": {"method": "GET"}} → {"request.method": "GET"}; nulls are left out.
+create function logs_internal.flat_attributes(metadata jsonb) returns jsonb
+language sql immutable set search_path = pg_catalog as $$
+  with recursive walk (key, value) as (
+    select e.key, e.value from jsonb_each(metadata) e
+    union all
+    select w.key || '.' || e.key, e.value
+      from walk w, jsonb_each(case when jsonb_typeof(w.value) = 'object' then w.value else '{}' end) e
+  )
+  select coalesce(jsonb_object_agg(key, value), '{}') from walk where jsonb_typeof(value) not in ('object', 'null')
+$$;
+
+create view logs.logs with (security_barrier) as
+${unifiedLogs};
 `,
   },
 ];
