@@ -133,11 +133,16 @@ describe("branches", () => {
   });
 
   it("resets a branch to the parent's migrations", async () => {
+    // The platform's logins into the branch are made before the reset drops its database.
+    expect((await call("GET", `/v1/projects/${schemaBranch.project_ref}/database/migrations`)).status).toBe(200);
     const reset = await call("POST", `/v1/branches/${schemaBranch.project_ref}/reset`, {});
     expect(reset.status).toBe(201);
     expect(await adminQuery(dbUrl(schemaBranch.project_ref), "select to_regclass('public.bad') as t")).toEqual([{ t: null }]);
     const versions = await adminQuery(dbUrl(schemaBranch.project_ref), "select version from supabase_migrations.schema_migrations order by 1");
     expect(versions.map((v) => v.version)).toEqual(["20250101000000", "20250202000000"]);
+    const listed = await call("GET", `/v1/projects/${schemaBranch.project_ref}/database/migrations`);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.map((m: { version: string }) => m.version)).toEqual(["20250101000000", "20250202000000"]);
     const runs = await call("GET", `/v1/projects/${schemaBranch.project_ref}/actions`);
     expect(runs.body.length).toBe(4);
     const counted = await call("HEAD", `/v1/projects/${schemaBranch.project_ref}/actions`);

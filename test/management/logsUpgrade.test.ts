@@ -20,7 +20,7 @@ const oldMetadata = {
 };
 const silentLog = { warn() {}, error() {} } as never;
 
-async function ticketed<R>(ref: string, sql: string): Promise<R[]> {
+async function ticketed<R extends { [column: string]: unknown }>(ref: string, sql: string): Promise<R[]> {
   return pool.transaction(async (tx) => {
     await tx.rows("insert into logs_internal.tickets (id, project_ref, starts, ends) values ('t', $1, '2000-01-01', '3000-01-01')", [ref]);
     await tx.rows("select set_config('logs.ticket', 't', true)");

@@ -70,6 +70,7 @@ export async function resetBranchDatabase(services: Services, parent: ProjectRec
     await sql.rows(createDatabaseDdl(names, services.servers.templateDatabase));
   });
   await onDatabase(services, branchProject, (sql) => sql.rows(prepareDatabaseDdl(names)));
+  await services.logins.remake(branchProject);
   log.push(`database ${names.database} made again from the template`);
   await replayMigrations(services, parent, branchProject, log, upTo);
 }

@@ -81,6 +81,13 @@ export class ProjectLogins {
     }
   }
 
+  /** Makes the logins again: their CONNECT is granted on the database, so a database made anew
+ * (a branch reset) needs it again. */
+  async remake(project: ProjectRecord): Promise<void> {
+    this.made.delete(project.ref);
+    await this.ensure(project);
+  }
+
   private ensure(project: ProjectRecord): Promise<LoginRow> {
     let made = this.made.get(project.ref);
     if (!made) {
