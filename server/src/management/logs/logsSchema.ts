@@ -38,20 +38,31 @@ function sourceView(source: LogSource): string {
   where e.source = '${source}' and e.project_ref = t.project_ref and e.timestamp >= t.starts and e.timestamp < t.ends;`;
 }
 
-// Each source's rows in the newer dialect: the hosted severity (from the response status, else a
-// level in the metadata) and the metadata as a flat map with dotted keys, plus the project's ref
-// as its identifier.
-const unifiedLogs = logSources
+// Each source's rows in the newer dialect, attributes as a flat map with dotted keys and the
+// project's ref as their identifier. Requests are read from their typed columns (built per row,
+// with no JSON to take apart); the other sources' metadata is flattened, and their severity is
+// the row's level. The same ticket (project and range) limits every branch.
+const edgeLogsUnified = `  select r.id, r.timestamp,
+         r.method || ' | ' || r.status_code || ' | ' || r.client_ip || ' | ' || r.request_id || ' | ' || r.path as event_message,
+         case when r.status_code >= 500 then 'ERROR' when r.status_code >= 400 then 'WARN' else 'INFO' end as severity_text,
+         'edge_logs'::text as source,
+         jsonb_strip_nulls(jsonb_build_object(
+           'identifier', r.project_ref, 'api', r.api, 'request.method', r.method, 'request.path', r.path, 'request.host', r.host,
+           'request.id', r.request_id, 'response.status_code', r.status_code, 'duration_ms', r.duration_ms, 'role', r.role)) as log_attributes
+    from logs_internal.requests r, logs.ticket() t
+   where r.project_ref = t.project_ref and r.timestamp >= t.starts and r.timestamp < t.ends`;
+
+const eventLogsUnified = logSources
+  .filter((source) => source !== "edge_logs")
   .map(
     (source) => `  select s.id, s.timestamp, s.event_message,
-         case when s.metadata #> '{response,status_code}' >= '500' then 'ERROR'
-              when s.metadata #> '{response,status_code}' >= '400' then 'WARN'
-              else upper(coalesce(s.metadata ->> 'level', s.metadata #>> '{parsed,error_severity}', 'info')) end as severity_text,
+         upper(coalesce(s.metadata ->> 'level', s.metadata #>> '{parsed,error_severity}', 'info')) as severity_text,
          '${source}'::text as source,
          jsonb_build_object('identifier', t.project_ref) || logs_internal.flat_attributes(s.metadata) as log_attributes
     from logs.${source} s, logs.ticket() t`,
-  )
-  .join("\n  union all\n");
+  );
+
+const unifiedLogs = [edgeLogsUnified, ...eventLogsUnified].join("\n  union all\n");
 
 const views = firstSources.map(sourceView).join("\n");
 
@@ -152,6 +163,9 @@ language sql immutable set search_path = pg_catalog as $$
   )
   select coalesce(jsonb_object_agg(key, value), '{}') from walk where jsonb_typeof(value) not in ('object', 'null')
 $$;
+
+-- A ticket names one row (its id is the key): plan with that, not the default thousand.
+alter function logs.ticket() rows 1;
 
 create view logs.logs with (security_barrier) as
 ${unifiedLogs};
