@@ -95,7 +95,8 @@ describe("database router", () => {
         connection_string: url,
         connectionString: url,
         default_pool_size: null,
-        max_client_conn: null,
+        // The router's cap on one project's sessions (--router-project-sessions, default 20).
+        max_client_conn: 20,
         pool_mode: "session",
       },
     ]);
@@ -116,8 +117,7 @@ describe("database router", () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get("x-pooler")).toMatch(/does not pool/);
     const [entry] = (await api(platform.baseUrl, token, "GET", `/v1/projects/${ref}/config/database/pooler`)).body;
-    // The router sets no cap on a project's sessions here, so there is no max_client_conn to give.
-    expect(answer.body).toEqual({ pool_mode: "session", connection_string: entry.connection_string });
+    expect(answer.body).toEqual({ pool_mode: "session", connection_string: entry.connection_string, max_client_conn: 20 });
     const client = new pg.Client({ connectionString: answer.body.connection_string.replace("[YOUR-PASSWORD]", "a-password-1") });
     await client.connect();
     try {
