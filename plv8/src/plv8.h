@@ -77,7 +77,6 @@ struct Env {
 	bool memory_exceeded; // set by the heap limit; the env is then disposed
 	bool headroom_granted; // the heap limit was raised once to let the script unwind
 	bool doomed;          // dispose when the outermost entry leaves
-	size_t heap_limit;
 	CodeCacheStats code_cache;
 	bool scavenged;                // a young-generation collection ran since the last ReduceHeap
 	int calls_since_reduction;      // outermost calls since then
