@@ -323,10 +323,11 @@ v8::MaybeLocal<v8::Script> CompileCached(Env *env, v8::Local<v8::String> text, c
 void CodeCacheFlush();
 // Drops what is remembered for an environment about to be disposed.
 void CodeCacheForget(Env *env);
-// Keeps the cache directory within plv8.code_cache_max_age and _max_size (cacheprune.cpp).
+// Keeps database `db`'s directory under `root` within plv8.code_cache_max_age and _max_size,
+// and removes the directories of dropped databases (cacheprune.cpp).
 extern int code_cache_max_size_kb;
 extern int code_cache_max_age_s;
-void CodeCachePrune(const char *dir);
+void CodeCachePrune(const char *root, Oid db);
 // Marks a cache file as just used.
 void CodeCacheTouch(const char *path);
 
