@@ -45,8 +45,9 @@ function neverSent(error: AttemptError): boolean {
   return error.code === "EPIPE" || /is not queryable/.test(error.message);
 }
 
-// Sessions the server ended, not statements it refused: terminated by an administrator, ended
-// by another backend's crash or a shutdown, or connection failures.
+// Sessions the server ended, not statements it refused: terminated by an administrator or a
+// shutdown (57P01), ended by another backend's crash (57P02), or not accepted yet (57P03); and
+// connection failures (class 08).
 const sessionEndedCodes = new Set(["57P01", "57P02", "57P03"]);
 
 /** Errors that end the connection rather than the statement: the socket closed or reset, or
