@@ -7,7 +7,7 @@ import type { Table } from "../catalog/model";
 import type { InputValue } from "../document/inputValue";
 import { UserError } from "../document/UserError";
 import { invariant } from "../util/invariant";
-import { coerceInput, type Coerced } from "./coerceInput";
+import { coerceInput, invalid, type Coerced } from "./coerceInput";
 import { argDef } from "./context";
 import type { PlanContext } from "./context";
 import { planFilter } from "./planFilter";
@@ -28,6 +28,8 @@ export function planOnConflict(ctx: PlanContext, table: Table, def: GraphQLField
   if (value === null) return null;
   const type = getNamedType(arg.type) as GraphQLInputObjectType;
   const fields = type.getFields();
+  // Input coercion checks the values given; these two must be given.
+  if (value["constraint"] === undefined || value["updateFields"] === undefined) throw invalid("NonNull");
   const constraint = enumValue(getNamedType(fields["constraint"]!.type) as GraphQLEnumType, value["constraint"]!);
   const updateType = getNamedType(fields["updateFields"]!.type) as GraphQLEnumType;
   const update = [...new Set(((value["updateFields"] as Coerced[] | null) ?? []).map((v) => enumValue(updateType, v)))];
