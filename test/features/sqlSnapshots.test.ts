@@ -2,17 +2,14 @@
 // their answer checked, so a snapshot never pins broken SQL.
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase, type TestDatabase } from "../harness/db";
-import { statementsOf } from "./support";
+import type { TestDatabase } from "../harness/db";
+import { databaseWithExtension, statementsOf } from "./support";
 
 describe("generated SQL of the opt-in features", () => {
   let db: TestDatabase;
   let client: pg.Client;
   beforeAll(async () => {
-    db = await freshDatabase();
-    client = await db.connect();
-    await client.query(`
-      create extension pg_graphql cascade;
+    ({ db, client } = await databaseWithExtension(`
       comment on schema public is '@graphql({"inflect_names": true, "upsert": true, "nested_mutations": true, "relation_filters": true, "relation_order_by": true})';
       create table author(id serial primary key, name text not null unique);
       create table post(id serial primary key, author_id int references author(id), title text not null, score int);
@@ -20,14 +17,15 @@ describe("generated SQL of the opt-in features", () => {
       insert into author(name) values ('Ann'), ('Bob');
       insert into post(author_id, title, score) values (1, 'one', 3), (2, 'two', null), (null, 'three', 1);
       insert into reply(post_id, body) values (1, 'hi'), (1, 'ho'), (2, null);
-    `);
+    `));
   });
   afterAll(async () => db.drop());
 
+  /** The statements run and the answer's data, which must hold no errors. */
   const run = async (query: string, variables: Record<string, unknown> = {}) => {
-    const answer = await statementsOf(client, query, variables);
-    expect(answer.response.errors).toBeUndefined();
-    return answer;
+    const { response, sql } = await statementsOf(client, query, variables);
+    expect(response.errors).toBeUndefined();
+    return { response, sql };
   };
 
   it("filters across relationships with exists subqueries", async () => {
