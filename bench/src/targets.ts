@@ -119,15 +119,23 @@ function featureTargets(r: Report): Target[] {
     }
     return out;
   };
-  const target = (name: string, x: Map<number, number> | undefined, holds: (v: number) => boolean): Target => ({
+  const target = (name: string, x: Map<number, number> | undefined, holds: (v: number) => boolean, beside = ""): Target => ({
     name,
-    measured: x ? perClients(x) : "not measured",
+    measured: x ? perClients(x) + beside : "not measured",
     pass: x !== undefined && [...x.values()].every(holds),
   });
+  // The nested insert as one statement with data-modifying CTEs (not the same statements, so not
+  // judged): the least the work itself takes.
+  const oneStatement = f?.nested?.beside ? ratio({ mine: f.nested.mine, theirs: f.nested.beside }, true) : undefined;
   return [
     target(`Over HTTP: a relation filter at least ${minTimesV5}× the req/s of PostGraphile v5 with postgraphile-plugin-connection-filter`, ratio(f?.relationFilter, false), (x) => x >= minTimesV5),
     target("In the database: an upsert at most 1.3× the time of the hand-written SQL returning the same answer as jsonb", ratio(f?.upsert, true), (x) => x <= 1.3),
-    target("In the database: a nested insert (1 parent + 10 children) at most 1.3× the time of the hand-written SQL returning the same answer as jsonb", ratio(f?.nested, true), (x) => x <= 1.3),
+    target(
+      "In the database: a nested insert (1 parent + 10 children) at most 1.3× the time of the hand-written SQL running the same statements and returning the same answer as jsonb",
+      ratio(f?.nested, true),
+      (x) => x <= 1.3,
+      oneStatement ? ` (against one statement with data-modifying CTEs: ${perClients(oneStatement)})` : "",
+    ),
   ];
 }
 
