@@ -12,7 +12,7 @@ export const benchDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const repoDir = join(benchDir, "..");
 const tsx = join(benchDir, "node_modules", ".bin", "tsx");
 
-export type EngineId = "sql" | "resolve" | "httpFloor" | "ours" | "postgraphile4" | "postgraphile5";
+export type EngineId = "sql" | "resolve" | "httpFloor" | "ours" | "postgraphile4" | "postgraphile5" | "postgraphile5Filter";
 
 export interface HttpEngine {
   kind: "http";
@@ -45,6 +45,7 @@ export const engineLabels: Record<EngineId, string> = {
   ours: "pg_graphql server",
   postgraphile4: "PostGraphile v4",
   postgraphile5: "PostGraphile v5",
+  postgraphile5Filter: "PostGraphile v5 + connection-filter",
 };
 
 const authHeaders = (): Record<string, string> => ({ apikey: anonKey(), authorization: `Bearer ${userToken()}` });
@@ -154,13 +155,21 @@ export function startHttpFloor(databaseUrl: string, port: number, claims: string
   });
 }
 
-export function startPostgraphile(version: 4 | 5, databaseUrl: string, port: number): Promise<HttpEngine> {
+/** `connectionFilter`: v5 with postgraphile-plugin-connection-filter, relation filters on. */
+export function startPostgraphile(version: 4 | 5, databaseUrl: string, port: number, connectionFilter = false): Promise<HttpEngine> {
   return launch({
-    id: version === 4 ? "postgraphile4" : "postgraphile5",
+    id: version === 4 ? "postgraphile4" : connectionFilter ? "postgraphile5Filter" : "postgraphile5",
     dialect: version === 4 ? "postgraphile4" : "postgraphile5",
     command: tsx,
     args: [join(benchDir, "engines", `postgraphile${version}`, "server.ts")],
-    env: { DATABASE_URL: databaseUrl, PORT: String(port), JWT_SECRET: benchJwtSecret, POOL_SIZE: "8", NODE_ENV: "production" },
+    env: {
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      JWT_SECRET: benchJwtSecret,
+      POOL_SIZE: "8",
+      NODE_ENV: "production",
+      ...(connectionFilter ? { CONNECTION_FILTER: "1" } : {}),
+    },
     port,
     path: "/graphql",
     probe: typenameProbe,

@@ -23,12 +23,14 @@ export function sqlScript(sql: string): string {
 
 /**
  * A pgbench script around one `graphql.resolve` call with the query text inlined; `searchPath`
- * (a schema name) chooses the schema the API is built from.
+ * (a schema name) chooses the schema the API is built from; `variablesSql`, an SQL expression of
+ * type jsonb, gives the call its variables.
  */
-export function resolveScript(graphql: string, searchPath?: string): string {
+export function resolveScript(graphql: string, searchPath?: string, variablesSql?: string): string {
   const text = graphql.replace(/\s*\n\s*/g, " ");
   const path = searchPath === undefined ? [] : [`set local search_path = ${searchPath};`];
-  return [...prologue, ...path, `select graphql.resolve(${dollarQuote(text, "gql")});`, "commit;", ""].join("\n");
+  const variables = variablesSql === undefined ? "" : `, ${variablesSql.replace(/\s*\n\s*/g, " ")}`;
+  return [...prologue, ...path, `select graphql.resolve(${dollarQuote(text, "gql")}${variables});`, "commit;", ""].join("\n");
 }
 
 async function asAuthenticated<T>(client: pg.Client, run: () => Promise<T>): Promise<T> {
@@ -78,4 +80,9 @@ export async function resolveCall(client: pg.Client, graphql: string): Promise<u
     const { rows } = await client.query<{ body: string }>("select graphql.resolve($1)::text as body", [graphql]);
     return JSON.parse(rows[0]!.body);
   });
+}
+
+/** One statement as the API role, with parameters: its jsonb `result` column, parsed. */
+export async function jsonbAnswer(client: pg.Client, sql: string, params: unknown[] = []): Promise<unknown> {
+  return asAuthenticated(client, async () => (await client.query<{ result: unknown }>(sql, params)).rows[0]!.result);
 }

@@ -24,6 +24,7 @@ import { evaluateTargets, explainMisses } from "./targets";
 import { measureColdStart, measureMemory } from "./coldStart";
 import { measureLargeCatalog, type LargeCatalogFigures } from "./largeCatalog";
 import { measureRequestLogging, type RequestLoggingFigures } from "./requestLogging";
+import { measureFeatures } from "./features";
 
 const knob = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -335,6 +336,14 @@ async function main(): Promise<number> {
       }
     }
 
+    const features = extensionReady && oursServerAvailable() && (!wantedQueries || wantedQueries.includes("features"))
+      ? await measureFeatures({ admin, user: user!, authUrl, pgTarget, scale, clients: clientLevels, runs, seconds, warmup, workDir, log })
+      : undefined;
+    if (features && features.wrong.length > 0) {
+      mismatches++;
+      notes.push(`Opt-in features: ${features.wrong.length} wrong answer(s); not timed there.`);
+    }
+
     let requestLogging: RequestLoggingFigures | undefined;
     if (extensionReady && wanted("ours") && (!wantedQueries || wantedQueries.includes("logging"))) {
       // The dirty pages of the sections before are written now, not by a checkpoint during the runs.
@@ -368,6 +377,7 @@ async function main(): Promise<number> {
       bigTables,
       largeCatalog,
       requestLogging,
+      features,
       notes,
     };
     report.targets = evaluateTargets(report);

@@ -11,6 +11,7 @@ import type { BenchQuery } from "./queries";
 import { renderBigTables, type BigTableFigures } from "./bigTables";
 import { renderLargeCatalog, type LargeCatalogFigures } from "./largeCatalog";
 import { renderRequestLogging, type RequestLoggingFigures } from "./requestLogging";
+import { renderFeatures, type FeatureFigures } from "./features";
 
 export interface Cell {
   rps: number;
@@ -72,6 +73,7 @@ export interface Report {
   bigTables?: BigTableFigures;
   largeCatalog?: LargeCatalogFigures;
   requestLogging?: RequestLoggingFigures;
+  features?: FeatureFigures;
   notes: string[];
 }
 
@@ -181,6 +183,7 @@ export function renderMarkdown(r: Report, plots: { throughput?: string | undefin
   if (r.bigTables) lines.push(...renderBigTables(r.bigTables, plots.bigTables));
   if (r.largeCatalog) lines.push(...renderLargeCatalog(r.largeCatalog));
   if (r.requestLogging) lines.push(...renderRequestLogging(r.requestLogging));
+  if (r.features) lines.push(...renderFeatures(r.features, r.clients));
   if (r.notes.length > 0) {
     lines.push("### Notes", "");
     for (const n of r.notes) lines.push(`- ${n}`);

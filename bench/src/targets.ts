@@ -4,6 +4,7 @@ import type { EngineId } from "./engines";
 import type { Cell, Report, Target } from "./report";
 import type { BenchQuery } from "./queries";
 import { flatness } from "./bigTables";
+import type { FeaturePair } from "./features";
 
 /** Extra private memory per backend allowed over a plain SQL backend, and growth allowed from
  * 1,000 to 10,000 requests (allocator noise, not a leak). */
@@ -100,7 +101,42 @@ export function evaluateTargets(r: Report): Target[] {
   targets.push(...bigTableTargets(r), ...memoryTargets(r));
   targets.push(...largeCatalogTargets(r));
   targets.push(requestLoggingTarget(r));
+  targets.push(...featureTargets(r));
   return targets;
+}
+
+/** The opt-in features: mine / theirs req/s (over HTTP) or theirs / mine (time, in the database). */
+function featureTargets(r: Report): Target[] {
+  const f = r.features;
+  const ratio = (pair: FeaturePair | undefined, time: boolean) => {
+    if (!pair) return undefined;
+    const out = new Map<number, number>();
+    for (const c of r.clients) {
+      const mine = pair.mine.get(c)?.rps;
+      const theirs = pair.theirs.get(c)?.rps;
+      if (!mine || !theirs) return undefined;
+      out.set(c, time ? theirs / mine : mine / theirs);
+    }
+    return out;
+  };
+  const target = (name: string, x: Map<number, number> | undefined, holds: (v: number) => boolean, beside = ""): Target => ({
+    name,
+    measured: x ? perClients(x) + beside : "not measured",
+    pass: x !== undefined && [...x.values()].every(holds),
+  });
+  // The nested insert as one statement with data-modifying CTEs (not the same statements, so not
+  // judged): the least the work itself takes.
+  const oneStatement = f?.nested?.beside ? ratio({ mine: f.nested.mine, theirs: f.nested.beside }, true) : undefined;
+  return [
+    target(`Over HTTP: a relation filter at least ${minTimesV5}× the req/s of PostGraphile v5 with postgraphile-plugin-connection-filter`, ratio(f?.relationFilter, false), (x) => x >= minTimesV5),
+    target("In the database: an upsert at most 1.3× the time of the hand-written SQL returning the same answer as jsonb", ratio(f?.upsert, true), (x) => x <= 1.3),
+    target(
+      "In the database: a nested insert (1 parent + 10 children) at most 1.3× the time of the hand-written SQL running the same statements and returning the same answer as jsonb",
+      ratio(f?.nested, true),
+      (x) => x <= 1.3,
+      oneStatement ? ` (against one statement with data-modifying CTEs: ${perClients(oneStatement)})` : "",
+    ),
+  ];
 }
 
 function bigTableTargets(r: Report): Target[] {

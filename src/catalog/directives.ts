@@ -3,6 +3,7 @@
 
 import type {
   EnumDirectives,
+  FeatureSwitches,
   ForeignKeyDirective,
   NameDirectives,
   SchemaDirectives,
@@ -144,12 +145,25 @@ function compact<T extends object>(obj: T): T {
 
 export const DEFAULT_MAX_ROWS = 30;
 
+/** The feature switches a directive names; undefined when it names none. */
+function featureSwitches(d: JsonObject): FeatureSwitches | undefined {
+  const switches = compact({
+    upsert: optionalBoolean(d, "upsert"),
+    nestedMutations: optionalBoolean(d, "nested_mutations"),
+    relationFilters: optionalBoolean(d, "relation_filters"),
+    relationOrderBy: optionalBoolean(d, "relation_order_by"),
+  });
+  return Object.keys(switches).length === 0 ? undefined : switches;
+}
+
 export function schemaDirectives(comment: string | null): SchemaDirectives {
   const d = directiveJson(comment);
+  const features = featureSwitches(d);
   return {
     inflectNames: optionalBoolean(d, "inflect_names") ?? false,
     maxRows: optionalPositiveInt(d, "max_rows") ?? DEFAULT_MAX_ROWS,
     introspection: optionalBoolean(d, "introspection") ?? false,
+    ...(features === undefined ? {} : { features }),
   };
 }
 
@@ -190,5 +204,6 @@ export function tableDirectives(comment: string | null): TableDirectives {
     primaryKeyColumns: stringList(d, "primary_key_columns"),
     foreignKeys,
     maxRows: optionalPositiveInt(d, "max_rows"),
+    features: featureSwitches(d),
   });
 }

@@ -6,7 +6,23 @@ export interface SchemaDirectives {
   readonly inflectNames: boolean;
   readonly maxRows: number;
   readonly introspection: boolean;
+  /** Opt-in features beyond pg_graphql's API, present only when the directive names one. */
+  readonly features?: FeatureSwitches;
 }
+
+/**
+ * The opt-in features (`"upsert"`, `"nested_mutations"`, `"relation_filters"`,
+ * `"relation_order_by"`), each only where the directive names it; a table's setting wins over its
+ * schema's.
+ */
+export interface FeatureSwitches {
+  readonly upsert?: boolean;
+  readonly nestedMutations?: boolean;
+  readonly relationFilters?: boolean;
+  readonly relationOrderBy?: boolean;
+}
+
+export type Feature = keyof FeatureSwitches;
 
 export interface SchemaInfo {
   readonly oid: number;
@@ -92,6 +108,7 @@ export interface TableDirectives {
   readonly primaryKeyColumns?: readonly string[];
   readonly foreignKeys?: readonly ForeignKeyDirective[];
   readonly maxRows?: number;
+  readonly features?: FeatureSwitches;
 }
 
 export type RelationKind = "table" | "view" | "materializedView" | "foreignTable" | "partitionedTable";
@@ -124,6 +141,8 @@ export interface UniqueIndex {
   readonly columns: readonly string[];
   readonly isPartial: boolean;
   readonly isPrimaryKey: boolean;
+  /** The primary key or unique constraint the index belongs to, if any (an upsert names it). */
+  readonly constraint?: { readonly name: string; readonly deferrable: boolean };
 }
 
 /** A foreign key constraint, or one declared through the `foreign_keys` table directive. */

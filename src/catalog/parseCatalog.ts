@@ -49,7 +49,13 @@ interface RawTable {
   comment: string | null;
   privileges: { select: boolean; insert: boolean; update: boolean; delete: boolean };
   columns: RawColumn[];
-  indexes: { isPrimary: boolean; isPartial: boolean; columns: (string | null)[] | null; hasExpression: boolean }[];
+  indexes: {
+    isPrimary: boolean;
+    isPartial: boolean;
+    columns: (string | null)[] | null;
+    hasExpression: boolean;
+    constraint?: { name: string; deferrable: boolean } | null;
+  }[];
   foreignKeys: {
     name: string;
     foreignTableOid: number;
@@ -230,7 +236,12 @@ function parseTables(raw: RawTable[]): Table[] {
     const directives = tableDirectives(t.comment);
     const uniqueIndexes: UniqueIndex[] = t.indexes
       .filter((i) => !i.hasExpression && i.columns !== null && i.columns.every((c) => c !== null))
-      .map((i) => ({ columns: i.columns as string[], isPartial: i.isPartial, isPrimaryKey: i.isPrimary }));
+      .map((i) => ({
+        columns: i.columns as string[],
+        isPartial: i.isPartial,
+        isPrimaryKey: i.isPrimary,
+        ...(i.constraint ? { constraint: { name: i.constraint.name, deferrable: i.constraint.deferrable } } : {}),
+      }));
     const pkIndex = uniqueIndexes.find((i) => i.isPrimaryKey);
     const primaryKey = pkIndex?.columns ?? directives.primaryKeyColumns ?? [];
     const foreignKeys: ForeignKey[] = t.foreignKeys.map((fk) => ({

@@ -71,7 +71,13 @@ idx as (
       from unnest(i.indkey::int2[]) with ordinality as k(attnum, ord)
       left join pg_catalog.pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum
     ),
-    'hasExpression', 0 = any(i.indkey::int2[])
+    'hasExpression', 0 = any(i.indkey::int2[]),
+    -- The primary key or unique constraint the index enforces (an upsert names it).
+    'constraint', (
+      select json_build_object('name', con.conname::text, 'deferrable', con.condeferrable)
+      from pg_catalog.pg_constraint con
+      where con.conindid = i.indexrelid and con.conrelid = i.indrelid and con.contype in ('p', 'u')
+    )
   ) order by i.indexrelid) as indexes
   from pg_catalog.pg_index i
   join rels r on r.oid = i.indrelid

@@ -9,7 +9,7 @@ import { parseCatalog } from "../catalog/parseCatalog";
 import type { ApiSchema } from "../schema/apiSchema";
 import { buildSchema } from "../schema/buildSchema";
 import { SchemaSource, type SchemaFigures } from "./SchemaSource";
-import { compileOperation, constantAnswer, type CachedStatements, type CompiledOperation } from "./compileOperation";
+import { boundStatements, compileOperation, constantAnswer, type CachedStatements, type CompiledOperation } from "./compileOperation";
 import { parseJsonExact } from "../util/parseJsonExact";
 import { LruMap } from "../util/LruMap";
 import { errorResponse, variablesError } from "./response";
@@ -129,16 +129,18 @@ export class Resolver {
 
   /** Runs a compiled request's statements and assembles the response. */
   run(compiled: CompiledOperation): string {
-    const runAll = () =>
-      compiled.statements.map((s) => {
-        if (!s) return null;
-        const rows = this.db.execute(this.plan(s.sql, s.params.length), s.params);
-        const value = rows[0]?.["result"];
-        return value === null || value === undefined ? null : String(value);
-      });
+    const runAll = () => {
+      const statements = boundStatements(compiled);
+      for (let next = statements.next(); ; ) {
+        if (next.done) return next.value;
+        const s = next.value;
+        const value = this.db.execute(this.plan(s.sql, s.params.length), s.params)[0]?.["result"];
+        next = statements.next(value === null || value === undefined ? null : String(value));
+      }
+    };
     // A request answers whole or not at all: when a later statement fails, the earlier ones'
     // writes (mutations, or volatile functions a query calls) are undone with it.
-    const count = compiled.statements.reduce((n, s) => (s ? n + 1 : n), 0);
+    const count = compiled.statements.reduce((n, s) => n + s.length, 0);
     return compiled.assemble(count > 1 ? this.db.atomically(runAll) : runAll());
   }
 

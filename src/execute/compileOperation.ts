@@ -9,26 +9,37 @@ import { UserError } from "../document/UserError";
 import { planOperation } from "../plan/planOperation";
 import { planShape } from "../plan/planShape";
 import type { OperationPlan, RootFieldPlan } from "../plan/types";
-import { param, pgType, type ParamNode } from "../sql/ast";
+import { param, pgType, type ParamNode, type SqlType } from "../sql/ast";
 import type { ApiSchema } from "../schema/apiSchema";
-import { buildRootSelect } from "../transpile/buildRootSelect";
+import { buildRootStatements } from "../transpile/buildRootSelect";
+import { unreachable } from "../util/invariant";
 import { resolveIntrospectionField } from "./introspection";
 import { renderSql, type Statement } from "../sql/renderSql";
 import { errorResponse } from "./response";
 
 export interface CompiledOperation {
-  /** One entry per root field; null where the answer needs no statement. */
-  statements: (Statement | null)[];
+  /**
+   * One entry per root field: the statements it runs, in order (none where the answer needs no
+   * statement); the last one's result is the field's. A statement may read the results of the
+   * statements before it of the same field (parameters with a `link`): boundStatements() binds them.
+   */
+  statements: Statement[][];
   /** Errors were found before any statement runs (the answer carries them). */
   failed: boolean;
   /** Response JSON text from each statement's `result` column (JSON text or null). */
   assemble(results: (string | null)[]): string;
 }
 
-/** Where a cached statement's `$n` gets its value: a parameter of the new plan, or a constant. */
-type ParamSource = { kind: "plan"; index: number } | { kind: "constant"; value: string | null };
+/**
+ * Where a cached statement's `$n` gets its value: a parameter of the new plan, a constant, or the
+ * result of an earlier statement of the same field.
+ */
+type ParamSource =
+  | { kind: "plan"; index: number }
+  | { kind: "constant"; value: string | null }
+  | { kind: "link"; step: number; type: SqlType };
 
-export type CachedStatements = ({ sql: string; sources: ParamSource[] } | null)[];
+export type CachedStatements = { sql: string; sources: ParamSource[] }[][];
 
 /** Rendered statements by plan shape, for one query text. */
 export interface SqlCache {
@@ -84,27 +95,36 @@ export function compileOperation(
   };
 }
 
-function renderAll(fields: RootFieldPlan[]): (Statement | null)[] {
-  return fields.map((f) => {
-    const s = buildRootSelect(f);
-    return s ? renderSql(s) : null;
-  });
+function renderAll(fields: RootFieldPlan[]): Statement[][] {
+  return fields.map((f) => buildRootStatements(f).map(renderSql));
 }
 
 /**
  * The same query with other variable values usually plans to the same shape: its statements are
  * then taken from the cache and only re-bound, skipping SQL generation.
  */
-function cachedStatements(plan: OperationPlan, cache: SqlCache, onHit: () => void): (Statement | null)[] {
+function cachedStatements(plan: OperationPlan, cache: SqlCache, onHit: () => void): Statement[][] {
   const { shape, params } = planShape(plan);
   const cached = cache.get(shape);
   if (cached) {
     onHit();
-    return cached.map((c) => {
-      if (!c) return null;
-      const nodes = c.sources.map((src) => (src.kind === "plan" ? params[src.index]! : param(src.value, pgType("text"))));
-      return { sql: c.sql, params: nodes.map((n) => n.value), nodes };
-    });
+    return cached.map((steps) =>
+      steps.map((c) => {
+        const nodes = c.sources.map((src): ParamNode => {
+          switch (src.kind) {
+            case "plan":
+              return params[src.index]!;
+            case "constant":
+              return param(src.value, pgType("text"));
+            case "link":
+              return { ...param(null, src.type), link: src.step };
+            default:
+              return unreachable(src, "parameter source");
+          }
+        });
+        return { sql: c.sql, params: nodes.map((n) => n.value), nodes };
+      }),
+    );
   }
   const statements = renderAll(plan.fields);
   const index = new Map<ParamNode, number>();
@@ -113,19 +133,43 @@ function cachedStatements(plan: OperationPlan, cache: SqlCache, onHit: () => voi
   });
   cache.set(
     shape,
-    statements.map((s) =>
-      s
-        ? {
-            sql: s.sql,
-            sources: s.nodes.map((n): ParamSource => {
-              const i = index.get(n);
-              return i === undefined ? { kind: "constant", value: n.value } : { kind: "plan", index: i };
-            }),
-          }
-        : null,
+    statements.map((steps) =>
+      steps.map((s) => ({
+        sql: s.sql,
+        sources: s.nodes.map((n): ParamSource => {
+          if (n.link !== undefined) return { kind: "link", step: n.link, type: n.type };
+          const i = index.get(n);
+          return i === undefined ? { kind: "constant", value: n.value } : { kind: "plan", index: i };
+        }),
+      })),
     ),
   );
   return statements;
+}
+
+/** A statement ready to run: its text and every parameter's value. */
+export interface BoundStatement {
+  sql: string;
+  params: (string | null)[];
+}
+
+/**
+ * The statements of a compiled request in the order they run, each with its parameters bound,
+ * those linked to an earlier statement's result included: the caller runs each statement it is
+ * handed and passes its `result` back to next(). Returns the root fields' results for assemble().
+ */
+export function* boundStatements(compiled: CompiledOperation): Generator<BoundStatement, (string | null)[], string | null> {
+  const results: (string | null)[] = [];
+  for (const steps of compiled.statements) {
+    const done: (string | null)[] = [];
+    for (const s of steps) {
+      const linked = s.nodes.some((n) => n.link !== undefined);
+      const params = linked ? s.nodes.map((n, i) => (n.link === undefined ? s.params[i]! : done[n.link]!)) : s.params;
+      done.push(yield { sql: s.sql, params });
+    }
+    results.push(done.length === 0 ? null : done[done.length - 1]!);
+  }
+  return results;
 }
 
 /** A request answered without the database (an error found before any statement runs). */

@@ -20,6 +20,7 @@ import { argDef, type PlanContext } from "./context";
 import { planFilter } from "./planFilter";
 import { keyItemText, parseKeyArray } from "./parseKeyArray";
 import { planConnectionFields } from "./planConnectionFields";
+import { relatedOrder } from "./planRelatedOrder";
 import { sqlTypeOf } from "./valueParams";
 import type { ConnectionPlan, ConnectionSource, CursorPlan, OrderPlan } from "./types";
 
@@ -110,6 +111,10 @@ function planOrder(def: GraphQLField<unknown, unknown>, args: Map<string, InputV
       for (const [key, direction] of Object.entries(item)) {
         const field = fields[key];
         const res = field ? inputResolutionOf(field) : undefined;
+        if (res?.kind === "orderByRelation" && direction !== null) {
+          order.push(relatedOrder(res.relation, key, direction, field!.type, DIRECTIONS));
+          continue;
+        }
         if (!res || res.kind !== "orderByColumn" || typeof direction !== "string") continue;
         const dir = DIRECTIONS[direction];
         if (!dir) continue;
@@ -132,7 +137,9 @@ function decodeCursor(ctx: PlanContext, table: Table, order: OrderPlan[], cursor
   const texts = values.map(keyItemText);
   return {
     values: texts.map((text, i): ParamNode => {
-      const column = table.columns.find((c) => c.name === order[i]!.column)!;
+      const via = order[i]!.via;
+      const source = via === undefined ? table : via[via.length - 1]!.to;
+      const column = source.columns.find((c) => c.name === order[i]!.column)!;
       const type = sqlTypeOf(ctx.api.catalog, column.typeOid);
       return param(text, type);
     }),

@@ -4,7 +4,7 @@
 import { GraphQLInputObjectType, getNamedType, type GraphQLInputType } from "graphql";
 import type { Table } from "../catalog/model";
 import { UserError } from "../document/UserError";
-import { inputResolutionOf } from "../schema/resolution";
+import { inputResolutionOf, type Relation, type RelationQuantifier } from "../schema/resolution";
 import type { Coerced } from "./coerceInput";
 import type { PlanContext } from "./context";
 import { decodeNodeId, nodeIdKeyParams } from "./nodeId";
@@ -57,11 +57,37 @@ export function planFilter(ctx: PlanContext, table: Table, value: Coerced, type:
           items.push({ kind: "primaryKey", values: nodeIdKeyParams(ctx.api, table, decodeNodeId(v["eq"])) });
         }
         break;
+      case "relationFilter":
+        if (isObj(v)) items.push(...relatedFilters(ctx, res.relation, v, field.type));
+        break;
       default:
         break;
     }
   }
   return { kind: "and", items };
+}
+
+/**
+ * A relationship's filter (opt-in): the related row's own filter for a to-one relationship, a
+ * condition per quantifier (`some`, `every`, `none`) for a to-many one.
+ */
+function relatedFilters(ctx: PlanContext, relation: Relation, value: Obj, type: GraphQLInputType): FilterPlan[] {
+  const related = (quantifier: "toOne" | RelationQuantifier, v: Obj, t: GraphQLInputType): FilterPlan => ({
+    kind: "related",
+    relation,
+    quantifier,
+    filter: planFilter(ctx, relation.to, v, t) ?? { kind: "and", items: [] },
+  });
+  if (relation.cardinality === "toOne") return [related("toOne", value, type)];
+  const named = getNamedType(type);
+  if (!(named instanceof GraphQLInputObjectType)) return [];
+  const fields = named.getFields();
+  const out: FilterPlan[] = [];
+  for (const [key, v] of Object.entries(value)) {
+    const res = fields[key] ? inputResolutionOf(fields[key]!) : undefined;
+    if (res?.kind === "relationQuantifier" && isObj(v)) out.push(related(res.quantifier, v, fields[key]!.type));
+  }
+  return out;
 }
 
 const LIST_OPS = new Set<CompareOp>(["contains", "containedBy", "overlaps"]);

@@ -10,14 +10,19 @@ export interface PlanShape {
   params: ParamNode[];
 }
 
+type RelationLike = { from: { oid: number }; to: { oid: number }; fromColumns: readonly string[]; toColumns: readonly string[] };
+
+function relationKey(r: RelationLike): string {
+  return "rel:" + r.from.oid + ":" + r.to.oid + ":" + JSON.stringify(r.fromColumns) + JSON.stringify(r.toColumns);
+}
+
 /** Catalog objects are named by identity: they hold no parameters and are large. */
 const CATALOG_KEYS: Record<string, (v: unknown) => string> = {
   table: (v) => "table:" + (v as { oid: number }).oid,
   fn: (v) => "fn:" + (v as { oid: number }).oid,
-  relation: (v) => {
-    const r = v as { from: { oid: number }; to: { oid: number }; fromColumns: readonly string[]; toColumns: readonly string[] };
-    return "rel:" + r.from.oid + ":" + r.to.oid + ":" + JSON.stringify(r.fromColumns) + JSON.stringify(r.toColumns);
-  },
+  relation: (v) => relationKey(v as RelationLike),
+  // The relationships leading to a related column an order names.
+  via: (v) => "via:" + (v as RelationLike[]).map(relationKey).join("/"),
   // An introspection field (GraphQL AST nodes) is fixed by the query text the cache is keyed by.
   field: () => "field",
 };

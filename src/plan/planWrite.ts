@@ -14,7 +14,9 @@ import { planFilter } from "./planFilter";
 import { planNode } from "./planNode";
 import { checkLength } from "./checkLength";
 import { enumLabels, sqlTypeOf, valueParam } from "./valueParams";
-import type { RootFieldPlan, WritePlan, WriteResultFieldPlan } from "./types";
+import { givesRelated, planNestedInsert } from "./planNestedInsert";
+import { planOnConflict } from "./planUpsert";
+import type { OnConflictPlan, RootFieldPlan, WritePlan, WriteResultFieldPlan } from "./types";
 import { walkFields } from "./walkFields";
 
 type Obj = { [key: string]: Coerced };
@@ -30,7 +32,7 @@ export function planWrite(
   let write: WritePlan;
   switch (kind) {
     case "insert":
-      write = planInsert(ctx, table, def, args);
+      write = planInsert(ctx, table, def, args, planOnConflict(ctx, table, def, args));
       break;
     case "update": {
       const setArg = argDef(def, "set");
@@ -54,12 +56,22 @@ export function planWrite(
   return { kind: "write", key: f.responseKey, write, fields: resultFields(ctx, def, table, f) };
 }
 
-function planInsert(ctx: PlanContext, table: Table, def: GraphQLField<unknown, unknown>, args: Map<string, InputValue>): WritePlan {
+function planInsert(
+  ctx: PlanContext,
+  table: Table,
+  def: GraphQLField<unknown, unknown>,
+  args: Map<string, InputValue>,
+  onConflict: OnConflictPlan | null,
+): WritePlan {
   const objectsArg = argDef(def, "objects");
   const objects = (coerceInput(args.has("objects") ? args.get("objects") : null, objectsArg.type) as Obj[] | null) ?? [];
   if (objects.length === 0) throw new UserError("At least one record must be provided to objects");
   const inputType = getNamedType(objectsArg.type);
   if (!isInputObjectType(inputType)) throw new UserError(`Invalid input for ${inputType.name} type`);
+  if (givesRelated(inputType, objects)) {
+    if (onConflict !== null) throw new UserError("onConflict cannot be combined with related records inserted along");
+    return planNestedInsert(ctx, table, inputType, objects);
+  }
   const fields = inputType.getFields();
   // Columns any object sets, in table order; an object leaving one out gets its default.
   const used = new Set<string>();
@@ -75,7 +87,7 @@ function planInsert(ctx: PlanContext, table: Table, def: GraphQLField<unknown, u
   const rows = objects.map((o) =>
     columns.map((c) => (c.field in o ? valueParam(o[c.field]!, sqlTypeOf(ctx.api.catalog, c.typeOid), enumLabels(fields[c.field]!.type)) : null)),
   );
-  return { kind: "insert", table, columns: columns.map((c) => c.column), rows };
+  return { kind: "insert", table, columns: columns.map((c) => c.column), rows, ...(onConflict !== null ? { onConflict } : {}) };
 }
 
 function filterArg(ctx: PlanContext, table: Table, def: GraphQLField<unknown, unknown>, args: Map<string, InputValue>) {

@@ -3,8 +3,8 @@
 
 import type { CollectedField } from "../document/collectFields";
 import type { PgFunction, Table } from "../catalog/model";
-import type { Relation } from "../schema/resolution";
-import type { Nulls, Direction, ParamNode } from "../sql/ast";
+import type { Relation, RelationQuantifier } from "../schema/resolution";
+import type { Nulls, Direction, ParamNode, SqlType } from "../sql/ast";
 
 export interface OperationPlan {
   /** Mutation fields run in order, in the request's one transaction. */
@@ -33,9 +33,48 @@ export type WritePlan =
       columns: string[];
       /** One list per object, in `columns` order; null where the object leaves the column out. */
       rows: (ParamNode | null)[][];
+      /** `ON CONFLICT`, when the request asks for an upsert. */
+      onConflict?: OnConflictPlan;
+    }
+  /**
+   * An insert with related rows inserted along (opt-in): one statement per group, in order (the
+   * parents a group refers to before it, the children referring to it after), then the
+   * selection of the `root` group's rows, which sees them all.
+   */
+  | {
+      kind: "nestedInsert";
+      table: Table;
+      groups: InsertGroupPlan[];
+      root: number;
+      /** The root rows' primary key: each column's index among the root group's `returns`, and its type. */
+      key: { column: number; type: SqlType }[];
     }
   | { kind: "update"; table: Table; set: { column: string; value: ParamNode }[]; filter: FilterPlan | null; atMost: ParamNode }
   | { kind: "delete"; table: Table; filter: FilterPlan | null; atMost: ParamNode };
+
+/** `ON CONFLICT ON CONSTRAINT ... DO UPDATE SET <update> = excluded.<update> WHERE <filter>`, or `DO NOTHING`. */
+export interface OnConflictPlan {
+  constraint: string;
+  /** Columns taken from the proposed row; none: `DO NOTHING`. */
+  update: string[];
+  filter: FilterPlan | null;
+}
+
+/** The rows of one table a nested insert inserts in one statement. */
+export interface InsertGroupPlan {
+  table: Table;
+  columns: string[];
+  /** One list per row, in `columns` order; null inserts the column's default. */
+  rows: InsertValuePlan[][];
+  /** Columns the statement hands back (as text), in the order `inserted` values and `key` index them. */
+  returns: string[];
+}
+
+export type InsertValuePlan =
+  | ParamNode
+  | null
+  /** A value of a row an earlier group inserted: its `returns[column]`, as `type`. */
+  | { kind: "inserted"; group: number; row: number; column: number; type: SqlType };
 
 export type WriteResultFieldPlan =
   | { kind: "typename"; key: string; value: string }
@@ -96,6 +135,8 @@ export interface OrderPlan {
   column: string;
   direction: Direction;
   nulls: Nulls;
+  /** A column of a related row (opt-in): the to-one relationships leading to it from the row. */
+  via?: Relation[];
 }
 
 export interface CursorPlan {
@@ -163,7 +204,12 @@ export type FilterPlan =
   | { kind: "compare"; column: string; op: CompareOp; value: ParamNode }
   | { kind: "isNull"; column: string; negated: boolean }
   /** The row's primary key equals the given values (a `nodeId` filter). */
-  | { kind: "primaryKey"; values: ParamNode[] };
+  | { kind: "primaryKey"; values: ParamNode[] }
+  /**
+   * Related rows (opt-in) through `relation`: its one row exists and matches ("toOne"), some
+   * match, all match (or there are none), or none matches.
+   */
+  | { kind: "related"; relation: Relation; quantifier: "toOne" | RelationQuantifier; filter: FilterPlan };
 
 export type CompareOp =
   | "eq" | "neq" | "lt" | "lte" | "gt" | "gte"

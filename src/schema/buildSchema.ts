@@ -1,7 +1,7 @@
 // Schema stage, entry point: catalog model → ApiSchema (graphql-js types tagged with resolutions).
 // Decides what is exposed, wires relationships and functions, and builds Query and Mutation.
 
-import { GraphQLEnumType, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType } from "graphql";
+import { GraphQLEnumType, GraphQLInputObjectType, GraphQLList, GraphQLNonNull, GraphQLObjectType } from "graphql";
 import type { GraphQLFieldConfig, GraphQLFieldConfigArgumentMap, GraphQLFieldConfigMap, GraphQLNamedType } from "graphql";
 import type { Catalog, PgFunction, PgType, SchemaDirectives, Table } from "../catalog/model";
 import { DEFAULT_MAX_ROWS } from "../catalog/directives";
@@ -15,7 +15,9 @@ import {
   type ExposedFunction,
 } from "./functionFields";
 import { Inflector, isGraphQLName, isValidName } from "./inflection";
+import { FeatureTypes } from "./featureTypes";
 import { lazySchema } from "./lazySchema";
+import { addMutationFields } from "./mutationFields";
 import { collectRelations } from "./relations";
 import { printedDefault, resolved, sourced, type Relation } from "./resolution";
 import { TypeMapper, type ScalarName, type TypeShape } from "./scalars";
@@ -50,6 +52,8 @@ class Builder {
   readonly enums = new Map<number, { type: GraphQLEnumType; filter: GraphQLInputObjectType }>();
   /** Filled by build() once every table has its types; read by the node types' field thunks. */
   private relationsByTable: ReadonlyMap<number, readonly Relation[]> = new Map();
+  /** The opt-in features' fields and types, made once every table has its types. */
+  private features!: FeatureTypes;
   private readonly resolver: LeafTypes;
 
   constructor(
@@ -198,10 +202,21 @@ class Builder {
       if (!this.claim(TABLE_TYPE_SUFFIXES.map((suffix) => base + suffix), `table:${table.oid}`)) continue;
       this.tables.set(
         table.oid,
-        buildTableTypes(table, inflector, this.shared, this.resolver, (t) => this.nodeExtraFields(t)),
+        buildTableTypes(table, inflector, this.shared, this.resolver, {
+          nodeFields: (t) => this.nodeExtraFields(t),
+          filterFields: (t) => this.features.filterFields(t),
+          orderByFields: (t) => this.features.orderByFields(t),
+          insertFields: (t) => this.features.insertFields(t),
+        }),
       );
     }
     this.relationsByTable = collectRelations(this.tables);
+    this.features = new FeatureTypes({
+      catalog: this.catalog,
+      tables: this.tables,
+      relations: this.relationsByTable,
+      claim: (names, owner) => this.claim(names, owner),
+    });
   }
 
   private rootFields(): Record<"queryFields" | "mutationFields", GraphQLFieldConfigMap<unknown, unknown>> {
@@ -220,7 +235,7 @@ class Builder {
       };
       const byPk = this.byPkField(t);
       if (byPk !== null) queryFields[`${t.fieldBase}ByPk`] = byPk;
-      this.addMutations(t, mutationFields);
+      addMutationFields(t, mutationFields, this.features.insertArgs(t));
     }
     if (!this.partial) {
       queryFields["node"] = {
@@ -246,6 +261,7 @@ class Builder {
   private namedTypes(): GraphQLNamedType[] {
     const named: GraphQLNamedType[] = [...this.shared.all];
     for (const t of this.tables.values()) named.push(...t.all);
+    named.push(...this.features.all);
     for (const e of this.enums.values()) named.push(e.type, e.filter);
     // Enums on the search path are part of the API even when no column uses them.
     for (const t of this.catalog.types) {
@@ -273,50 +289,6 @@ class Builder {
       args,
       extensions: resolved({ kind: "byPk", table: t.table }),
     };
-  }
-
-  private addMutations(t: TableTypes, fields: GraphQLFieldConfigMap<unknown, unknown>): void {
-    const filterArg = {
-      type: t.filter,
-      description: "Restricts the mutation's impact to records matching the criteria",
-    };
-    const atMostArg = {
-      type: new GraphQLNonNull(GraphQLInt),
-      defaultValue: 1,
-      description: "The maximum number of records in the collection permitted to be affected",
-    };
-    const collection = `${t.base}Collection`;
-    if (t.insertInput !== null && t.insertResponse !== null) {
-      fields[`insertInto${collection}`] = {
-        type: t.insertResponse,
-        description: `Adds one or more \`${t.base}\` records to the collection`,
-        args: { objects: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(t.insertInput))) } },
-        extensions: resolved({ kind: "insert", table: t.table }),
-      };
-    }
-    if (t.updateInput !== null && t.updateResponse !== null) {
-      fields[`update${collection}`] = {
-        type: new GraphQLNonNull(t.updateResponse),
-        description: `Updates zero or more records in the \`${t.base}\` collection`,
-        args: {
-          set: {
-            type: new GraphQLNonNull(t.updateInput),
-            description: "Fields that are set will be updated for all records matching the `filter`",
-          },
-          filter: filterArg,
-          atMost: atMostArg,
-        },
-        extensions: resolved({ kind: "update", table: t.table }),
-      };
-    }
-    if (t.deleteResponse !== null) {
-      fields[`deleteFrom${collection}`] = {
-        type: new GraphQLNonNull(t.deleteResponse),
-        description: `Deletes zero or more records from the \`${t.base}\` collection`,
-        args: { filter: filterArg, atMost: atMostArg },
-        extensions: resolved({ kind: "delete", table: t.table }),
-      };
-    }
   }
 
   /** Computed fields, then relationships, after the node's own columns. */

@@ -34,6 +34,20 @@ describe("tablesNamedBy", () => {
     expect(named("blogPostCollection")).toEqual([1, 2, 4]);
   });
 
+  it("counts the opt-in features' type names among a table's names once a feature is on", () => {
+    const tables = [
+      { oid: 1, schema: "public", name: "account", directives: {} },
+      { oid: 6, schema: "public", name: "account_on_conflict", directives: {} },
+    ];
+    // Without a feature on, `AccountOnConflict` is only the second table's name.
+    expect(tablesNamedBy(directory({ tables }), new Set(["AccountOnConflict"]))).toEqual([6]);
+    expect(tablesNamedBy(directory({ tables }), new Set(["accountCollection"]))).toEqual([1]);
+    // With one, account may want that name too, so each brings the other.
+    const upsert = [{ ...tables[0]!, directives: { features: { upsert: true } } }, tables[1]!];
+    expect(tablesNamedBy(directory({ tables: upsert }), new Set(["AccountOnConflict"]))).toEqual([1, 6]);
+    expect(tablesNamedBy(directory({ tables: upsert }), new Set(["accountCollection"]))).toEqual([1, 6]);
+  });
+
   it("gives up where an enum and a table want one name", () => {
     const withEnum = directory({ enums: [{ schema: "public", name: "unrelated", directives: {} }] });
     expect(tablesNamedBy(withEnum, new Set(["accountCollection"]))).toBeNull();

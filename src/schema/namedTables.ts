@@ -2,6 +2,8 @@
 // the relations whose API types the request may touch, so that only those are reflected and built.
 
 import type { CatalogDirectory, DirectoryTable } from "../catalog/directory";
+import { FEATURE_TYPE_SUFFIXES } from "./featureTypes";
+import { anyFeatureOn } from "./features";
 import { TABLE_TYPE_SUFFIXES } from "./tableTypes";
 import { Inflector } from "./inflection";
 
@@ -33,10 +35,13 @@ export function tablesNamedBy(directory: CatalogDirectory, names: ReadonlySet<st
     add(byBase, inflector(t.schema).tableType(t), t);
     add(byField, inflector(t.schema).tableField(t), t);
   }
+  // With an opt-in feature on somewhere, a table's names include the features' types.
+  const features = anyFeatureOn([...[...directory.schemas.values()].map((s) => s.features), ...directory.tables.map((t) => t.directives.features)]);
+  const suffixes = features ? [...TABLE_TYPE_SUFFIXES, ...FEATURE_TYPE_SUFFIXES] : TABLE_TYPE_SUFFIXES;
   // The tables one of whose type names (base name + suffix) is `name`: looked up by base name
   // rather than listing every table's fifteen names.
   const holders = (name: string): DirectoryTable[] =>
-    TABLE_TYPE_SUFFIXES.flatMap((suffix) => (name.endsWith(suffix) ? byBase.get(name.slice(0, name.length - suffix.length)) ?? [] : []));
+    suffixes.flatMap((suffix) => (name.endsWith(suffix) ? byBase.get(name.slice(0, name.length - suffix.length)) ?? [] : []));
   // An enum and a table after the first table with a column of that enum want the same name:
   // which one gets it depends on the order the whole catalog is built in.
   for (const e of directory.enums) {
@@ -64,7 +69,7 @@ export function tablesNamedBy(directory: CatalogDirectory, names: ReadonlySet<st
   for (let oid = pending.pop(); oid !== undefined; oid = pending.pop()) {
     const t = byOid.get(oid)!;
     const base = inflector(t.schema).tableType(t);
-    for (const suffix of TABLE_TYPE_SUFFIXES) {
+    for (const suffix of suffixes) {
       for (const other of holders(base + suffix)) {
         if (chosen.has(other.oid)) continue;
         chosen.add(other.oid);

@@ -73,7 +73,21 @@ export type InputResolution =
   | { readonly kind: "filterOp"; readonly op: FilterOp }
   | { readonly kind: "orderByColumn"; readonly column: Column }
   | { readonly kind: "insertColumn"; readonly column: Column }
-  | { readonly kind: "updateColumn"; readonly column: Column };
+  | { readonly kind: "updateColumn"; readonly column: Column }
+  // Opt-in features: filters and ordering across relationships, nested inserts.
+  /** `<relation>: <Related>Filter` (to-one) or `<relation>: <Related>RelationFilter` (to-many). */
+  | { readonly kind: "relationFilter"; readonly relation: Relation }
+  /** `some`, `every` and `none` of a `<Related>RelationFilter`. */
+  | { readonly kind: "relationQuantifier"; readonly quantifier: RelationQuantifier }
+  /** `<relation>: <Related>OrderBy` of a to-one relationship. */
+  | { readonly kind: "orderByRelation"; readonly relation: Relation }
+  /**
+   * A relationship of an insert input: "parent" rows (the inserted row's foreign key points to
+   * them) are inserted first, "child" rows (their key points to the inserted row) after it.
+   */
+  | { readonly kind: "insertRelation"; readonly relation: Relation; readonly side: "parent" | "child" };
+
+export type RelationQuantifier = "some" | "every" | "none";
 
 export type FilterOp =
   | "eq"
@@ -109,6 +123,15 @@ export type TypeSource =
   | { readonly kind: "aggregateFields"; readonly table: Table; readonly op: AggregateOp }
   /** `values` maps each GraphQL enum value name to its database label. */
   | { readonly kind: "enum"; readonly typeOid: number; readonly values: Readonly<Record<string, string>> }
+  // Opt-in features.
+  | { readonly kind: "relationFilter"; readonly table: Table }
+  | { readonly kind: "objRelInsertInput"; readonly table: Table }
+  | { readonly kind: "arrRelInsertInput"; readonly table: Table }
+  | { readonly kind: "onConflict"; readonly table: Table }
+  /** The enum's values are the constraints' names. */
+  | { readonly kind: "uniqueConstraint"; readonly table: Table }
+  /** The enum's values name columns (each value's `value` is the column name). */
+  | { readonly kind: "updateField"; readonly table: Table }
   | { readonly kind: "builtin" };
 
 // The builders tag with these; the readers below are the only other code that knows the keys.

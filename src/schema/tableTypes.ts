@@ -15,9 +15,10 @@ import {
   type GraphQLInputFieldConfigMap,
 } from "graphql";
 import type { Column, Table } from "../catalog/model";
+import { buildAggregate } from "./aggregateTypes";
 import { isValidName, type Inflector } from "./inflection";
-import { inputResolved, resolved, sourced, type AggregateOp } from "./resolution";
-import type { ScalarName, TypeShape } from "./scalars";
+import { inputResolved, resolved, sourced } from "./resolution";
+import type { TypeShape } from "./scalars";
 import type { SharedTypes } from "./sharedTypes";
 
 /** Every type name a table may produce, as suffixes of its base name. */
@@ -115,21 +116,23 @@ export function connectionArgs(t: TableTypes, shared: SharedTypes): GraphQLField
   };
 }
 
-function scalarOf(shape: TypeShape): ScalarName | null {
-  return shape.kind === "scalar" ? shape.scalar : null;
+/**
+ * Fields a table's types take beyond its own columns, supplied by the builder and asked for
+ * lazily, once every table's types exist: the node's relationships and computed fields, and what
+ * the opt-in features add to the filter, order-by and insert input types.
+ */
+export interface TableExtras {
+  nodeFields(t: TableTypes): GraphQLFieldConfigMap<unknown, unknown>;
+  filterFields(t: TableTypes): GraphQLInputFieldConfigMap;
+  orderByFields(t: TableTypes): GraphQLInputFieldConfigMap;
+  insertFields(t: TableTypes): GraphQLInputFieldConfigMap;
 }
 
-const SUMMABLE: ReadonlySet<ScalarName> = new Set(["Int", "BigInt", "Float", "BigFloat"]);
-const COMPARABLE: ReadonlySet<ScalarName> = new Set([
-  "Int",
-  "BigInt",
-  "Float",
-  "BigFloat",
-  "String",
-  "Date",
-  "Time",
-  "Datetime",
-]);
+/** Adds the fields of `extra` whose names `fields` does not hold yet: a table's own fields win. */
+function withExtra(fields: GraphQLInputFieldConfigMap, extra: GraphQLInputFieldConfigMap): GraphQLInputFieldConfigMap {
+  for (const [name, field] of Object.entries(extra)) if (!(name in fields)) fields[name] = field;
+  return fields;
+}
 
 /** What every type of one table is built from. */
 interface TableBuild {
@@ -142,16 +145,13 @@ interface TableBuild {
   readonly columns: readonly Column[];
 }
 
-/**
- * Builds the types of one table. `nodeFields` supplies the node type's fields beyond columns
- * (relationships, computed fields), called lazily once every table's types exist.
- */
+/** Builds the types of one table; `extras` supplies their fields beyond the table's columns. */
 export function buildTableTypes(
   table: Table,
   inflector: Inflector,
   shared: SharedTypes,
   types: LeafTypes,
-  extraNodeFields: (t: TableTypes) => GraphQLFieldConfigMap<unknown, unknown>,
+  extras: TableExtras,
 ): TableTypes {
   const base = inflector.tableType(table);
   const columns = visibleColumns(table, inflector, types);
@@ -161,14 +161,14 @@ export function buildTableTypes(
 
   // Declared before the types so the field thunks can close over the finished record.
   let self: TableTypes;
-  const node = nodeType(b, () => extraNodeFields(self));
+  const node = nodeType(b, () => extras.nodeFields(self));
   const edge = edgeType(b, node);
   const aggregate = table.directives.aggregate?.enabled === true ? buildAggregate(table, base, columns, inflector, shared, types) : null;
   const connection = connectionType(b, edge, aggregate?.type ?? null);
-  const filter = filterType(b);
-  const orderBy = orderByType(b);
-  const insertInput = canInsert ? inputType(b, "insert") : null;
-  const updateInput = canUpdate ? inputType(b, "update") : null;
+  const filter = filterType(b, () => extras.filterFields(self));
+  const orderBy = orderByType(b, () => extras.orderByFields(self));
+  const insertInput = canInsert ? inputType(b, "insert", () => extras.insertFields(self)) : null;
+  const updateInput = canUpdate ? inputType(b, "update", () => ({})) : null;
   const insertResponse = canInsert ? responseType(b, node, "insertResponse", "InsertResponse") : null;
   const updateResponse = canUpdate ? responseType(b, node, "updateResponse", "UpdateResponse") : null;
   const deleteResponse = table.privileges.delete ? responseType(b, node, "deleteResponse", "DeleteResponse") : null;
@@ -265,7 +265,7 @@ function connectionType(b: TableBuild, edge: GraphQLObjectType, aggregate: Graph
   });
 }
 
-function filterType(b: TableBuild): GraphQLInputObjectType {
+function filterType(b: TableBuild, extraFields: () => GraphQLInputFieldConfigMap): GraphQLInputObjectType {
   const { table, inflector, shared, types } = b;
   const filter: GraphQLInputObjectType = new GraphQLInputObjectType({
     name: `${b.base}Filter`,
@@ -300,14 +300,14 @@ function filterType(b: TableBuild): GraphQLInputObjectType {
         description: "Negates a filter",
         extensions: inputResolved({ kind: "filterNot" }),
       };
-      return fields;
+      return withExtra(fields, extraFields());
     },
     extensions: sourced({ kind: "filter", table }),
   });
   return filter;
 }
 
-function orderByType(b: TableBuild): GraphQLInputObjectType {
+function orderByType(b: TableBuild, extraFields: () => GraphQLInputFieldConfigMap): GraphQLInputObjectType {
   return new GraphQLInputObjectType({
     name: `${b.base}OrderBy`,
     fields: () => {
@@ -320,13 +320,13 @@ function orderByType(b: TableBuild): GraphQLInputObjectType {
           extensions: inputResolved({ kind: "orderByColumn", column }),
         };
       }
-      return fields;
+      return withExtra(fields, extraFields());
     },
     extensions: sourced({ kind: "orderBy", table: b.table }),
   });
 }
 
-function inputType(b: TableBuild, privilege: "insert" | "update"): GraphQLInputObjectType {
+function inputType(b: TableBuild, privilege: "insert" | "update", extraFields: () => GraphQLInputFieldConfigMap): GraphQLInputObjectType {
   const { table, inflector, types } = b;
   return new GraphQLInputObjectType({
     name: `${b.base}${privilege === "insert" ? "InsertInput" : "UpdateInput"}`,
@@ -342,7 +342,7 @@ function inputType(b: TableBuild, privilege: "insert" | "update"): GraphQLInputO
           extensions: inputResolved({ kind: privilege === "insert" ? "insertColumn" : "updateColumn", column }),
         };
       }
-      return fields;
+      return withExtra(fields, extraFields());
     },
     extensions: sourced({ kind: privilege === "insert" ? "insertInput" : "updateInput", table }),
   });
@@ -370,73 +370,4 @@ function responseType(
     }),
     extensions: sourced({ kind, table: b.table }),
   });
-}
-
-function buildAggregate(
-  table: Table,
-  base: string,
-  columns: readonly Column[],
-  inflector: Inflector,
-  shared: SharedTypes,
-  types: LeafTypes,
-): { type: GraphQLObjectType; all: GraphQLObjectType[] } {
-  const results: GraphQLObjectType[] = [];
-  const opType = (
-    op: AggregateOp,
-    suffix: string,
-    typeDescription: string,
-    fieldDescription: (name: string) => string,
-    eligible: ReadonlySet<ScalarName>,
-  ) => {
-    const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
-    for (const column of columns) {
-      const scalar = scalarOf(types.shape(column));
-      if (scalar === null || !eligible.has(scalar)) continue;
-      let out: ScalarName = scalar;
-      if (op === "avg") out = "BigFloat";
-      else if (op === "sum") out = scalar === "Int" || scalar === "BigInt" ? "BigInt" : "BigFloat";
-      const name = inflector.column(column);
-      fields[name] = {
-        type: shared.scalars[out],
-        description: fieldDescription(name),
-        extensions: resolved({ kind: "aggregateColumn", op, column }),
-      };
-    }
-    if (Object.keys(fields).length === 0) return null;
-    const type = new GraphQLObjectType({
-      name: `${base}${suffix}AggregateResult`,
-      description: typeDescription,
-      fields,
-      extensions: sourced({ kind: "aggregateFields", table, op }),
-    });
-    results.push(type);
-    return type;
-  };
-  const sum = opType("sum", "Sum", `Result of summation aggregation for \`${base}\``, (n) => `Sum of ${n} values`, SUMMABLE);
-  const avg = opType("avg", "Avg", `Result of average aggregation for \`${base}\``, (n) => `Average of ${n} values`, SUMMABLE);
-  const min = opType("min", "Min", `Result of minimum aggregation for \`${base}\``, (n) => `Minimum ${n} value`, COMPARABLE);
-  const max = opType("max", "Max", `Result of maximum aggregation for \`${base}\``, (n) => `Maximum ${n} value`, COMPARABLE);
-  const fields: GraphQLFieldConfigMap<unknown, unknown> = {
-    count: {
-      type: new GraphQLNonNull(GraphQLInt),
-      description: "The number of records matching the query",
-      extensions: resolved({ kind: "aggregateCount" }),
-    },
-  };
-  const add = (name: AggregateOp, type: GraphQLObjectType | null, description: string) => {
-    if (type !== null) {
-      fields[name] = { type, description, extensions: resolved({ kind: "aggregateOp", op: name, table }) };
-    }
-  };
-  add("sum", sum, `Summation aggregates for \`${base}\``);
-  add("avg", avg, `Average aggregates for \`${base}\``);
-  add("min", min, "Minimum aggregates for comparable fields");
-  add("max", max, "Maximum aggregates for comparable fields");
-  const type = new GraphQLObjectType({
-    name: `${base}Aggregate`,
-    description: `Aggregate results for \`${base}\``,
-    fields,
-    extensions: sourced({ kind: "aggregate", table }),
-  });
-  return { type, all: [type, ...results] };
 }

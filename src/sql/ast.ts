@@ -13,6 +13,12 @@ export interface ParamNode {
   kind: "param";
   value: string | null;
   type: SqlType;
+  /**
+   * Set on a value known only once the statements before it have run: the `result` of the
+   * statement at this index among those of the same root field (a nested insert's later
+   * statements read the keys the earlier ones inserted).
+   */
+  link?: number;
 }
 
 /** Comparison and other binary operators the planner may use; a closed set, never user text. */
@@ -21,7 +27,9 @@ export type BinaryOp =
   | "like" | "ilike" | "~" | "~*"
   | "@>" | "<@" | "&&"
   | "is distinct from" | "is not distinct from"
-  | "+" | "-" | "||";
+  | "+" | "-" | "||"
+  /** jsonb element (`->`) and element as text (`->>`). */
+  | "->" | "->>";
 
 export type Expr =
   | { kind: "column"; table: string; name: string }
@@ -142,6 +150,16 @@ export const jsonSubquery = (partial: Partial<Select>, value: JsonExpr): JsonExp
 /** What a write hands back: the columns its result needs, as in a SELECT list. */
 export type Returning = { expr: Expr; alias: string }[];
 
+/**
+ * `on conflict on constraint <constraint>`: `do nothing` without columns to set, else
+ * `do update set <c> = excluded.<c>, ... where <where>` (the existing row under the insert's alias).
+ */
+export interface OnConflict {
+  constraint: string;
+  set: string[];
+  where: Expr | null;
+}
+
 /** Writes, always aliased so RETURNING can name the written row (`returning "t"`). */
 export type WriteStatement =
   | {
@@ -153,6 +171,7 @@ export type WriteStatement =
       /** One list per row; `null` entries insert the column default. */
       rows: (Expr | null)[][];
       returning: Returning;
+      onConflict?: OnConflict;
     }
   | { kind: "update"; schema: string; table: string; alias: string; set: { column: string; value: Expr }[]; where: Expr | null; returning: Returning }
   | { kind: "delete"; schema: string; table: string; alias: string; where: Expr | null; returning: Returning };

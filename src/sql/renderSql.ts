@@ -2,7 +2,7 @@
 // placeholders and the matching text-or-null parameter values, in order of appearance.
 
 import { invariant, unreachable } from "../util/invariant";
-import type { Expr, FromItem, JsonExpr, OrderItem, ParamNode, Returning, Select, SqlType, WriteStatement } from "./ast";
+import type { Expr, FromItem, JsonExpr, OnConflict, OrderItem, ParamNode, Returning, Select, SqlType, WriteStatement } from "./ast";
 import { quoteIdent } from "./quoteIdent";
 import { quoteLiteral } from "./quoteLiteral";
 
@@ -200,6 +200,14 @@ class Renderer {
     return r.length === 0 ? "" : " returning " + r.map((c) => this.expr(c.expr) + " as " + quoteIdent(c.alias)).join(", ");
   }
 
+  private onConflict(c: OnConflict | undefined): string {
+    if (c === undefined) return "";
+    const clause = " on conflict on constraint " + quoteIdent(c.constraint);
+    if (c.set.length === 0) return clause + " do nothing";
+    const set = c.set.map((name) => quoteIdent(name) + " = excluded." + quoteIdent(name)).join(", ");
+    return clause + " do update set " + set + (c.where ? " where " + this.expr(c.where) : "");
+  }
+
   private write(w: WriteStatement): string {
     const target = quoteIdent(w.schema) + "." + quoteIdent(w.table) + " as " + quoteIdent(w.alias);
     switch (w.kind) {
@@ -214,7 +222,7 @@ class Renderer {
             : w.rows.length === 1
               ? " default values"
               : " select from generate_series(1, " + this.expr({ kind: "int", value: w.rows.length }) + ")";
-        return "insert into " + target + columns + values + this.returning(w.returning);
+        return "insert into " + target + columns + values + this.onConflict(w.onConflict) + this.returning(w.returning);
       }
       case "update":
         invariant(w.set.length > 0, "update needs at least one column");

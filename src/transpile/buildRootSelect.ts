@@ -2,7 +2,7 @@
 // as text (nested relations folded in as subqueries) in a column "result".
 
 import type { RootFieldPlan } from "../plan/types";
-import { unreachable } from "../util/invariant";
+import { invariant, unreachable } from "../util/invariant";
 import { and, binary, int, jsonSubquery, nullExpr, select, type Expr, type FromItem, type Select } from "../sql/ast";
 import { connectionExpr } from "./connectionExpr";
 import { calledOnceFrom } from "./connectionSource";
@@ -10,6 +10,17 @@ import { nodeObject } from "./nodeObject";
 import { outputValue } from "./outputValue";
 import { AliasCounter, tableFrom, tableRow } from "./rowRef";
 import { buildWriteSelect } from "./buildWriteSelect";
+import { nestedInsertSteps } from "./nestedInsertSteps";
+
+/**
+ * The statements a root field runs, in order (none when it needs no database); the last one's
+ * `result` is the field's answer. One for every field but a nested insert.
+ */
+export function buildRootStatements(field: RootFieldPlan): Select[] {
+  if (field.kind === "write" && field.write.kind === "nestedInsert") return nestedInsertSteps(field.write, field.fields);
+  const s = buildRootSelect(field);
+  return s === null ? [] : [s];
+}
 
 export function buildRootSelect(field: RootFieldPlan): Select | null {
   const aliases = new AliasCounter();
@@ -41,6 +52,8 @@ export function buildRootSelect(field: RootFieldPlan): Select | null {
       return asText(jsonSubquery({ from, where, limit: int(1) }, nodeObject(field.node, ref, aliases)));
     }
     case "write":
+      // A nested insert runs as several statements: buildRootStatements() makes them.
+      invariant(field.write.kind !== "nestedInsert", "a nested insert is not one statement");
       return buildWriteSelect(field.write, field.fields, aliases, asText);
     case "scalarFunction": {
       const alias = aliases.next("t");

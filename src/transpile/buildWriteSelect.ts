@@ -13,7 +13,7 @@ import { carriedRow, tableRow, textType, type AliasCounter } from "./rowRef";
 const WRITTEN = "written";
 
 export function buildWriteSelect(
-  write: WritePlan,
+  write: Exclude<WritePlan, { kind: "nestedInsert" }>,
   fields: WriteResultFieldPlan[],
   aliases: AliasCounter,
   asText: (e: Expr) => Select,
@@ -55,9 +55,12 @@ export function buildWriteSelect(
   const t = write.table;
   let statement: WriteStatement;
   switch (write.kind) {
-    case "insert":
-      statement = { kind: "insert", schema: t.schema, table: t.name, alias: target, columns: write.columns, rows: write.rows, returning };
+    case "insert": {
+      const c = write.onConflict;
+      const onConflict = c && { constraint: c.constraint, set: c.update, where: c.filter ? filterExpr(c.filter, row, t, aliases) : null };
+      statement = { kind: "insert", schema: t.schema, table: t.name, alias: target, columns: write.columns, rows: write.rows, returning, ...(onConflict ? { onConflict } : {}) };
       break;
+    }
     case "update":
       statement = {
         kind: "update",
@@ -65,12 +68,12 @@ export function buildWriteSelect(
         table: t.name,
         alias: target,
         set: write.set.map((s) => ({ column: s.column, value: s.value })),
-        where: write.filter ? filterExpr(write.filter, row, t) : null,
+        where: write.filter ? filterExpr(write.filter, row, t, aliases) : null,
         returning,
       };
       break;
     case "delete":
-      statement = { kind: "delete", schema: t.schema, table: t.name, alias: target, where: write.filter ? filterExpr(write.filter, row, t) : null, returning };
+      statement = { kind: "delete", schema: t.schema, table: t.name, alias: target, where: write.filter ? filterExpr(write.filter, row, t, aliases) : null, returning };
       break;
     default:
       return unreachable(write, "write plan");

@@ -26,7 +26,7 @@ export function connectionExpr(
     const row = tableRow(alias);
     const parts: Expr[] = [];
     if (join) parts.push(join(row));
-    if (conn.filter) parts.push(filterExpr(conn.filter, row, conn.table));
+    if (conn.filter) parts.push(filterExpr(conn.filter, row, conn.table, aliases));
     const where = extra ? and(and(...parts), extra(row)) : and(...parts);
     return select({ columns: columns(row), from: sourceFrom(conn, alias, parent), where });
   };

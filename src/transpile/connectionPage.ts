@@ -58,6 +58,7 @@ export function pageSelect(conn: ConnectionPlan, page: Page, scan: Scan, object:
     const columns = [
       ...[...page.row.used].map((name) => ({ expr: row.column(name), alias: "c_" + name })),
       ...(page.row.wholeUsed ? [{ expr: row.whole, alias: "__r" }] : []),
+      ...[...page.row.derived].map(([alias, build]) => ({ expr: build(row), alias })),
       ...(page.numbered ? [{ expr: { kind: "rowNumber", orderBy: orderItems(effective, row) } as Expr, alias: "__n" }] : []),
     ];
     // Items that read no column (only `__typename`) still need a row each.

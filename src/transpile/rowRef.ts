@@ -8,6 +8,11 @@ import { pgType, type Expr, type FromItem } from "../sql/ast";
 export interface RowRef {
   column(name: string): Expr;
   whole: Expr;
+  /**
+   * A value computed from the row where its columns are at hand (a related row's column an order
+   * names): carried rows compute it in the subquery they come from; without this, in place.
+   */
+  derive?(key: string, build: (row: RowRef) => Expr): Expr;
 }
 
 export const textType = pgType("text");
@@ -34,12 +39,25 @@ export function tableRow(alias: string): RowRef {
 export interface CarriedRow extends RowRef {
   used: Set<string>;
   wholeUsed: boolean;
+  /** Derived values the subquery computes, by the column carrying each. */
+  derived: Map<string, (row: RowRef) => Expr>;
 }
 
 export function carriedRow(alias: string): CarriedRow {
+  const carriers = new Map<string, string>();
   const row: CarriedRow = {
     used: new Set(),
     wholeUsed: false,
+    derived: new Map(),
+    derive(key, build) {
+      let name = carriers.get(key);
+      if (name === undefined) {
+        name = "d_" + carriers.size;
+        carriers.set(key, name);
+        row.derived.set(name, build);
+      }
+      return { kind: "column", table: alias, name };
+    },
     column(name) {
       row.used.add(name);
       return { kind: "column", table: alias, name: "c_" + name };

@@ -100,6 +100,35 @@ describe("a large catalog", () => {
     }
   });
 
+  it("answers the opt-in features from the relations a request names as the whole API does", async () => {
+    await db.query(`comment on schema public is '@graphql({"introspection": true, "relation_filters": true, "relation_order_by": true, "upsert": true, "nested_mutations": true})'`);
+    const client = await db.connect();
+    const full = await db.connect();
+    try {
+      const requests = [
+        `{ t2Collection(filter: {parent: {name: {eq: "row 1"}}, t3Collection: {some: {id: {gt: 1}}}}, orderBy: [{parent: {name: DescNullsLast}}]) { edges { cursor node { id } } } }`,
+        `mutation { insertIntot3Collection(objects: [{id: 1, name: "x", parent_id: 1}], onConflict: {constraint: t3_pkey, updateFields: [name]}) { affectedCount records { id name } } }`,
+        `mutation { insertIntot1Collection(objects: [{id: 10, name: "n", t2Collection: {objects: [{id: 10, name: "c"}]}}]) { affectedCount records { id t2Collection { edges { node { id name } } } } } }`,
+      ];
+      for (const q of requests) {
+        // Writes are undone after each answer, so both APIs start from the same rows.
+        await client.query("begin");
+        const narrowed = await inBackend(client, q);
+        await client.query("rollback");
+        await full.query("begin");
+        const expected = (await resolveInNode(full, q)).response;
+        await full.query("rollback");
+        expect(expected.errors, q).toBeUndefined();
+        expect(narrowed, q).toEqual(expected);
+      }
+      expect(await info(client)).toMatchObject({ schemaLoads: 0 });
+    } finally {
+      await db.query(`comment on schema public is '@graphql({"introspection": true})'`);
+      await client.end();
+      await full.end();
+    }
+  });
+
   it("builds the whole API where a table and an enum want the same name", async () => {
     await db.query(`comment on table t9 is '@graphql({"name": "mood"})'`);
     const client = await db.connect();

@@ -5,6 +5,7 @@ import type pg from "pg";
 import type { ApiSchema } from "../../src/schema/apiSchema";
 import { resolveWithApi } from "../read/nodeResolve";
 import { firstDifference } from "./compare";
+import { nestedInsertCase, upsertCase } from "./featureCases";
 import { Coverage } from "./coverage";
 import { expectedConnection, oracleRows, type OracleRow } from "./oracle";
 import { EnumValue, printLiteral, QueryPrinter, type PrintedQuery, type Value } from "./printQuery";
@@ -26,14 +27,14 @@ export interface CaseContext {
 
 export type CaseResult = string | null;
 
-async function ask(ctx: CaseContext, q: PrintedQuery): Promise<any> {
+export async function ask(ctx: CaseContext, q: PrintedQuery): Promise<any> {
   ctx.log.push(q);
   if (!ctx.viaExtension) return (await resolveWithApi(ctx.client, ctx.api, q.text, q.variables)).response;
   const { rows } = await ctx.client.query("select graphql.resolve($1, $2::jsonb) as r", [q.text, JSON.stringify(q.variables)]);
   return rows[0].r;
 }
 
-function ok(answer: any): string | null {
+export function ok(answer: any): string | null {
   return answer.errors ? `errors: ${JSON.stringify(answer.errors)}` : null;
 }
 
@@ -118,8 +119,9 @@ export async function walkCase(ctx: CaseContext): Promise<CaseResult> {
   const backward = rnd.chance(0.5);
   const size = rnd.int(1, 4);
   const base = randomConnection(rnd, model, table, 0, false);
-  base.filter = rnd.chance(0.5) ? randomFilter(rnd, table, 0) : null;
-  base.orderBy = randomOrder(rnd, table);
+  base.filter = rnd.chance(0.5) ? randomFilter(rnd, table, 0, model) : null;
+  base.orderBy = randomOrder(rnd, table, model);
+  if (base.orderBy.some((o) => o.via)) ctx.coverage.add("walk:relatedOrder");
   ctx.coverage.add(backward ? "walk:backward" : "walk:forward");
   const expected = (await oracleRows(ctx.client, table, [], base)).map((r) => JSON.stringify(r.nodeId));
   const seen: string[] = [];
@@ -163,7 +165,7 @@ export async function nodeCase(ctx: CaseContext): Promise<CaseResult> {
   return firstDifference(expected, actual, "$.node");
 }
 
-function inputValue(column: ColumnModel, text: string): Value {
+export function inputValue(column: ColumnModel, text: string): Value {
   if (column.type === "int" || column.type === "float") return Number(text);
   if (column.type === "enum") return new EnumValue(text);
   if (column.type === "bool") return text === "true";
@@ -175,7 +177,7 @@ function keyOf(table: TableModel, row: Record<string, Value>): string {
 }
 
 /** Columns a mutation may set: not the key, not a foreign key. */
-function settable(table: TableModel): ColumnModel[] {
+export function settable(table: TableModel): ColumnModel[] {
   const fkColumns = new Set(table.foreignKeys.flatMap((fk) => fk.columns));
   return table.columns.filter((c) => !table.primaryKey.includes(c.name) && !fkColumns.has(c.name) && c.type !== "jsonb");
 }
@@ -185,9 +187,12 @@ export async function mutationCase(ctx: CaseContext): Promise<CaseResult> {
   const { rnd, model, client } = ctx;
   const tables = model.tables.filter((t) => !t.viewOf);
   const table = rnd.pick(tables);
-  const kind = rnd.pick(["update", "delete", "insert"] as const);
+  // The features' mutations only where they are on, so other schemas draw as they always did.
+  const kind = model.features ? rnd.pick(["update", "delete", "insert", "upsert", "nested"] as const) : rnd.pick(["update", "delete", "insert"] as const);
   await client.query("begin");
   try {
+    if (kind === "upsert") return await upsertCase(ctx, table);
+    if (kind === "nested") return await nestedInsertCase(ctx, table);
     return await runMutation(ctx, table, kind);
   } finally {
     await client.query("rollback");
@@ -199,7 +204,7 @@ async function runMutation(ctx: CaseContext, table: TableModel, kind: "update" |
   const names = new Names(model);
   const type = names.type(table);
   const keyFields = table.primaryKey.map((k) => names.field(k)).join(" ");
-  const filter = randomFilter(rnd, table, 1);
+  const filter = randomFilter(rnd, table, 1, model);
   const fake: ConnectionModel = { table, filter, orderBy: [], paging: {}, totalCount: false, pageInfo: [], edges: null, aggregate: null };
   const printer = new QueryPrinter(model, rnd.chance(0.5), () => "");
   const matched: OracleRow[] = await oracleRows(ctx.client, table, [], fake);

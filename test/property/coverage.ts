@@ -51,6 +51,15 @@ const REQUIRED: Record<string, number> = {
   "via:extension": 0.1,
   "inflect:on": 0.05,
   "inflect:off": 0.05,
+  // The opt-in features, on the schemas that turn them on.
+  "filter:related:toOne": 0.005,
+  "filter:related:some": 0.003,
+  "filter:related:every": 0.003,
+  "filter:related:none": 0.003,
+  "order:related": 0.005,
+  "walk:relatedOrder": 0.002,
+  "mut:upsert": 0.002,
+  "mut:nested": 0.002,
 };
 
 export class Coverage {
@@ -78,12 +87,26 @@ export class Coverage {
       this.add("logic:not");
       this.filter(f.not, depth + 1);
     }
+    for (const r of f.related ?? []) {
+      if ("filter" in r) {
+        this.add(`filter:related:${r.relation.kind}`);
+        this.filter(r.filter, depth + 1);
+      } else {
+        for (const q of r.quantifiers) {
+          this.add(`filter:related:${q.quantifier}`);
+          this.filter(q.filter, depth + 1);
+        }
+      }
+    }
   }
 
   connection(c: ConnectionModel, depth: number): void {
     this.add(`depth:${depth}`);
     if (c.filter) this.filter(c.filter, 0);
-    for (const o of c.orderBy) this.add(`dir:${o.direction}`);
+    for (const o of c.orderBy) {
+      this.add(`dir:${o.direction}`);
+      if (o.via) this.add(o.via.length > 1 ? "order:related:nested" : "order:related");
+    }
     if (c.orderBy.length > 1) this.add("order:multi");
     const p = c.paging;
     const args = [p.first !== undefined && "first", p.last !== undefined && "last", p.offset !== undefined && "offset", p.after !== undefined && "after", p.before !== undefined && "before"];

@@ -2,7 +2,7 @@
 // here (filter, order, correlation) and the paging arithmetic of the Relay spec as pg_graphql
 // documents it — independent of the resolver's planner and SQL.
 import type pg from "pg";
-import { Names, type ColumnFilter, type ConnectionModel, type FilterModel, type NodeSelection } from "./queryModel";
+import { Names, type ColumnFilter, type ConnectionModel, type FilterModel, type NodeSelection, type RelatedFilter, type RelationModel } from "./queryModel";
 import { ident, SCHEMA, SQL_TYPES, sqlLiteral, type ColumnModel, type SchemaModel, type TableModel } from "./schemaModel";
 
 export const DEFAULT_MAX_ROWS = 30;
@@ -16,8 +16,8 @@ export interface OracleRow {
   nodeId: unknown[];
 }
 
-function columnFilterSql(cf: ColumnFilter): string {
-  const col = `r.${ident(cf.column.name)}`;
+function columnFilterSql(cf: ColumnFilter, alias: string): string {
+  const col = `${alias}.${ident(cf.column.name)}`;
   const lit = (v: string) => sqlLiteral(v, cf.column.type);
   const v = cf.value;
   switch (cf.op) {
@@ -50,21 +50,60 @@ function columnFilterSql(cf: ColumnFilter): string {
   }
 }
 
-/** The conditions of a filter object; empty filters (and empty and/or/not) constrain nothing. */
-export function filterConditions(f: FilterModel, table: TableModel): string[] {
-  const out = f.columns.map(columnFilterSql);
-  if (f.nodeId) out.push(`(${equalities(table.primaryKey, table, f.nodeId).join(" and ")})`);
+/**
+ * The conditions of a filter object on the row `alias` names; empty filters (and empty
+ * and/or/not) constrain nothing. `depth` keeps the aliases of related rows apart.
+ */
+export function filterConditions(f: FilterModel, table: TableModel, alias = "r", depth = 0): string[] {
+  const out = f.columns.map((cf) => columnFilterSql(cf, alias));
+  if (f.nodeId) out.push(`(${equalities(table.primaryKey, table, f.nodeId, alias).join(" and ")})`);
   for (const item of f.and ?? []) {
-    const c = filterConditions(item, table);
+    const c = filterConditions(item, table, alias, depth);
     if (c.length > 0) out.push(`(${c.join(" and ")})`);
   }
-  const alternatives = (f.or ?? []).map((x) => filterConditions(x, table)).filter((c) => c.length > 0);
+  const alternatives = (f.or ?? []).map((x) => filterConditions(x, table, alias, depth)).filter((c) => c.length > 0);
   if (alternatives.length > 0) out.push(`(${alternatives.map((c) => `(${c.join(" and ")})`).join(" or ")})`);
   if (f.not) {
-    const c = filterConditions(f.not, table);
+    const c = filterConditions(f.not, table, alias, depth);
     if (c.length > 0) out.push(`not (${c.join(" and ")})`);
   }
+  for (const r of f.related ?? []) out.push(...relatedConditions(r, table, alias, depth));
   return out;
+}
+
+/** The rows of a relationship (named `related`) and how they join the row `alias` names. */
+function relatedJoin(relation: RelationModel, table: TableModel, alias: string, related: string): { from: string; on: string } {
+  const on =
+    relation.kind === "toOne"
+      ? relation.table.primaryKey.map((k, i) => `${related}.${ident(k)} = ${alias}.${ident(relation.localColumns[i]!)}`)
+      : relation.foreignColumns.map((c, i) => `${related}.${ident(c)} = ${alias}.${ident(table.primaryKey[i]!)}`);
+  return { from: `${SCHEMA}.${ident(relation.table.name)} as ${related}`, on: on.join(" and ") };
+}
+
+/**
+ * A filter across a relationship: its row exists and matches (to-one), or some / every / none of
+ * its rows match, where `every` counts the rows the filter is true for against all of them.
+ */
+function relatedConditions(r: RelatedFilter, table: TableModel, alias: string, depth: number): string[] {
+  const related = `x${depth}`;
+  const join = relatedJoin(r.relation, table, alias, related);
+  const rows = `${join.from} where ${join.on}`;
+  const matching = (f: FilterModel) => {
+    const c = filterConditions(f, r.relation.table, related, depth + 1);
+    return c.length > 0 ? ` and (${c.join(" and ")})` : "";
+  };
+  if ("filter" in r) return [`exists (select from ${rows}${matching(r.filter)})`];
+  return r.quantifiers.map(({ quantifier, filter }) => {
+    const c = filterConditions(filter, r.relation.table, related, depth + 1);
+    switch (quantifier) {
+      case "some":
+        return `exists (select from ${rows}${matching(filter)})`;
+      case "none":
+        return `not exists (select from ${rows}${matching(filter)})`;
+      case "every":
+        return `(select count(*) from ${rows}) = (select count(*) from ${rows}${c.length > 0 ? ` and (${c.join(" and ")}) is true` : ""})`;
+    }
+  });
 }
 
 function outputSql(c: ColumnModel): string {
@@ -77,14 +116,25 @@ export async function oracleRows(client: pg.Client, table: TableModel, where: st
   const raw = table.columns.map((col) => `'${col.name}', r.${ident(col.name)}::text`).join(", ");
   const out = table.columns.map((col) => `'${col.name}', ${outputSql(col)}`).join(", ");
   const nodeId = [`'${SCHEMA}'`, `'${table.name}'`, ...table.primaryKey.map((k) => `r.${ident(k)}`)].join(", ");
-  const order = (c?.orderBy ?? []).map((o) => {
+  // A related row's column is read through outer joins along the relationships to it.
+  const joins: string[] = [];
+  const order = (c?.orderBy ?? []).map((o, i) => {
     const [dir, nulls] = o.direction.startsWith("Asc") ? ["asc", o.direction.slice(3)] : ["desc", o.direction.slice(4)];
-    return `r.${ident(o.column.name)} ${dir} ${nulls === "NullsFirst" ? "nulls first" : "nulls last"}`;
+    let alias = "r";
+    let at = table;
+    (o.via ?? []).forEach((step, k) => {
+      const next = `j${i}_${k}`;
+      const join = relatedJoin(step, at, alias, next);
+      joins.push(`left join ${join.from} on ${join.on}`);
+      alias = next;
+      at = step.table;
+    });
+    return `${alias}.${ident(o.column.name)} ${dir} ${nulls === "NullsFirst" ? "nulls first" : "nulls last"}`;
   });
   order.push(...table.primaryKey.map((k) => `r.${ident(k)} asc`));
   const conditions = [...where, ...(c?.filter ? filterConditions(c.filter, table) : [])];
   const sql = `select jsonb_build_object(${raw}) as raw, jsonb_build_object(${out}) as out, jsonb_build_array(${nodeId}) as node_id
-    from ${SCHEMA}.${ident(table.name)} as r ${conditions.length > 0 ? `where ${conditions.join(" and ")}` : ""} order by ${order.join(", ")}`;
+    from ${SCHEMA}.${ident(table.name)} as r ${joins.join(" ")} ${conditions.length > 0 ? `where ${conditions.join(" and ")}` : ""} order by ${order.join(", ")}`;
   const { rows } = await client.query(sql);
   return rows.map((r) => ({ raw: r.raw, out: r.out, nodeId: r.node_id }));
 }
@@ -155,10 +205,10 @@ async function cursorInMatched(client: pg.Client, c: ConnectionModel, matched: O
 }
 
 /** Correlation of a related table's rows with one row of the parent. */
-function equalities(columns: string[], table: TableModel, values: (string | null)[]): string[] {
+export function equalities(columns: string[], table: TableModel, values: (string | null)[], alias = "r"): string[] {
   return columns.map((name, i) => {
     const col = table.columns.find((x) => x.name === name)!;
-    return `r.${ident(name)} = ${sqlLiteral(values[i] ?? null, col.type)}`;
+    return `${alias}.${ident(name)} = ${sqlLiteral(values[i] ?? null, col.type)}`;
   });
 }
 

@@ -45,11 +45,20 @@ export function filterValue(names: Names, table: TableModel, f: FilterModel): Va
   if (f.and) out["and"] = f.and.map((x) => filterValue(names, table, x));
   if (f.or) out["or"] = f.or.map((x) => filterValue(names, table, x));
   if (f.not) out["not"] = filterValue(names, table, f.not);
+  for (const r of f.related ?? []) {
+    const target = r.relation.table;
+    out[r.relation.field] =
+      "filter" in r ? filterValue(names, target, r.filter) : Object.fromEntries(r.quantifiers.map((q) => [q.quantifier, filterValue(names, target, q.filter)]));
+  }
   return out;
 }
 
 function orderValue(names: Names, order: OrderModel[]): Value {
-  return order.map((o) => ({ [names.field(o.column.name)]: new EnumValue(o.direction) }));
+  return order.map((o) => {
+    let entry: Value = { [names.field(o.column.name)]: new EnumValue(o.direction) };
+    for (const step of [...(o.via ?? [])].reverse()) entry = { [step.field]: entry };
+    return entry as { [key: string]: Value };
+  });
 }
 
 export function printLiteral(v: Value): string {

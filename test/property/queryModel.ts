@@ -40,11 +40,34 @@ export interface FilterModel {
   and?: FilterModel[];
   or?: FilterModel[];
   not?: FilterModel;
+  /** Filters across relationships (a schema with the features on). */
+  related?: RelatedFilter[];
+}
+
+export type Quantifier = "some" | "every" | "none";
+
+/** A to-one relationship's own filter, or a quantified filter over a to-many one's rows. */
+export type RelatedFilter =
+  | { relation: RelationModel & { kind: "toOne" | "oneToOne" }; filter: FilterModel }
+  | { relation: RelationModel & { kind: "many" }; quantifiers: { quantifier: Quantifier; filter: FilterModel }[] };
+
+/** A relationship of a table, named as the API names it. */
+export interface RelationModel {
+  /** toOne: the table holds the key; oneToOne and many: `table` holds it. */
+  kind: "toOne" | "oneToOne" | "many";
+  field: string;
+  table: TableModel;
+  /** toOne: the key's columns on the row's table (referencing `table`'s primary key). */
+  localColumns: string[];
+  /** oneToOne and many: the key's columns on `table` (referencing the row's primary key). */
+  foreignColumns: string[];
 }
 
 export interface OrderModel {
   column: ColumnModel;
   direction: Direction;
+  /** A related row's column (a schema with the features on): the to-one relationships leading to it. */
+  via?: (RelationModel & { kind: "toOne" | "oneToOne" })[];
 }
 
 export interface Paging {
@@ -148,7 +171,8 @@ function operand(rnd: Random, column: ColumnModel, op: Op, rows: Record<string, 
   }
 }
 
-export function randomFilter(rnd: Random, table: TableModel, depth: number): FilterModel {
+/** A filter; with `model`'s features on, also across the table's relationships. */
+export function randomFilter(rnd: Random, table: TableModel, depth: number, model?: SchemaModel): FilterModel {
   const filterable = table.columns.filter((c) => OPS_BY_TYPE[c.type].length > 0);
   const filter: FilterModel = { columns: [] };
   for (const column of rnd.subset(filterable, depth === 0 ? 0.35 : 0.25)) {
@@ -157,9 +181,22 @@ export function randomFilter(rnd: Random, table: TableModel, depth: number): Fil
   for (const cf of filter.columns) cf.value = operand(rnd, cf.column, cf.op, table.rows);
   if (table.rows.length > 0 && rnd.chance(0.04)) filter.nodeId = table.primaryKey.map((k) => rnd.pick(table.rows)[k]!);
   if (depth < 3) {
-    if (rnd.chance(0.2)) filter.and = Array.from({ length: rnd.int(0, 2) }, () => randomFilter(rnd, table, depth + 1));
-    if (rnd.chance(0.25)) filter.or = Array.from({ length: rnd.int(0, 3) }, () => randomFilter(rnd, table, depth + 1));
-    if (rnd.chance(0.15)) filter.not = randomFilter(rnd, table, depth + 1);
+    if (rnd.chance(0.2)) filter.and = Array.from({ length: rnd.int(0, 2) }, () => randomFilter(rnd, table, depth + 1, model));
+    if (rnd.chance(0.25)) filter.or = Array.from({ length: rnd.int(0, 3) }, () => randomFilter(rnd, table, depth + 1, model));
+    if (rnd.chance(0.15)) filter.not = randomFilter(rnd, table, depth + 1, model);
+  }
+  if (model?.features && depth < 3) {
+    for (const relation of relationsOf(model, table)) {
+      if (!rnd.chance(0.2)) continue;
+      filter.related ??= [];
+      if (relation.kind === "many") {
+        const quantifiers = rnd.subset(["some", "every", "none"] as const, 0.5);
+        if (quantifiers.length === 0) quantifiers.push(rnd.pick(["some", "every", "none"] as const));
+        filter.related.push({ relation: relation as RelationModel & { kind: "many" }, quantifiers: quantifiers.map((quantifier) => ({ quantifier, filter: randomFilter(rnd, relation.table, depth + 1, model) })) });
+      } else {
+        filter.related.push({ relation: relation as RelationModel & { kind: "toOne" | "oneToOne" }, filter: randomFilter(rnd, relation.table, depth + 1, model) });
+      }
+    }
   }
   return filter;
 }
@@ -168,34 +205,61 @@ export function orderable(table: TableModel): ColumnModel[] {
   return table.columns.filter((c) => c.type !== "jsonb");
 }
 
-export function randomOrder(rnd: Random, table: TableModel): OrderModel[] {
-  return rnd.shuffle(orderable(table))
+/** An order; with `model`'s features on, sometimes by a related row's column too. */
+export function randomOrder(rnd: Random, table: TableModel, model?: SchemaModel): OrderModel[] {
+  const order: OrderModel[] = rnd.shuffle(orderable(table))
     .slice(0, rnd.int(0, 3))
     .map((column) => ({ column, direction: rnd.pick(DIRECTIONS) }));
+  if (model?.features && rnd.chance(0.4)) {
+    const via: NonNullable<OrderModel["via"]> = [];
+    let at = table;
+    for (let depth = 0; depth < 2; depth++) {
+      const toOne = relationsOf(model, at).filter((r): r is RelationModel & { kind: "toOne" | "oneToOne" } => r.kind !== "many");
+      if (toOne.length === 0 || (depth > 0 && rnd.chance(0.6))) break;
+      const step = rnd.pick(toOne);
+      via.push(step);
+      at = step.table;
+    }
+    if (via.length > 0) order.splice(rnd.int(0, order.length), 0, { column: rnd.pick(orderable(at)), direction: rnd.pick(DIRECTIONS), via });
+  }
+  return order;
+}
+
+/** A table's relationships: its own keys first, then the keys of other tables referring to it. */
+export function relationsOf(model: SchemaModel, table: TableModel): RelationModel[] {
+  if (table.viewOf) return [];
+  const names = new Names(model);
+  const out: RelationModel[] = [];
+  for (const fk of table.foreignKeys) {
+    const target = model.tables.find((t) => t.name === fk.table)!;
+    out.push({ kind: "toOne", field: names.toOne(fk, target), table: target, localColumns: fk.columns, foreignColumns: [] });
+  }
+  for (const child of model.tables) {
+    for (const fk of child.foreignKeys) {
+      if (fk.table !== table.name) continue;
+      const base = names.typeField(child);
+      out.push(fk.unique
+        ? { kind: "oneToOne", field: base, table: child, localColumns: [], foreignColumns: fk.columns }
+        : { kind: "many", field: `${base}Collection`, table: child, localColumns: [], foreignColumns: fk.columns });
+    }
+  }
+  return out;
 }
 
 export function randomNode(rnd: Random, model: SchemaModel, table: TableModel, depth: number): NodeSelection {
-  const names = new Names(model);
   const columns = rnd.subset(table.columns, 0.6);
   if (columns.length === 0) columns.push(table.columns[0]!);
   const relations: RelationSelection[] = [];
-  if (depth < 2 && !table.viewOf) {
-    for (const fk of table.foreignKeys) {
+  if (depth < 2) {
+    for (const r of relationsOf(model, table)) {
       if (!rnd.chance(0.4)) continue;
-      const target = model.tables.find((t) => t.name === fk.table)!;
-      const field = names.toOne(fk, target);
-      relations.push({ kind: "toOne", field, table: target, localColumns: fk.columns, selection: randomNode(rnd, model, target, depth + 1) });
-    }
-    for (const child of model.tables) {
-      for (const fk of child.foreignKeys) {
-        if (fk.table !== table.name || !rnd.chance(0.4)) continue;
-        const base = names.typeField(child);
-        if (fk.unique) {
-          relations.push({ kind: "oneToOne", field: base, table: child, foreignColumns: fk.columns, selection: randomNode(rnd, model, child, depth + 1) });
-        } else {
-          const connection = randomConnection(rnd, model, child, depth + 1, false);
-          relations.push({ kind: "many", field: `${base}Collection`, table: child, foreignColumns: fk.columns, connection });
-        }
+      if (r.kind === "toOne") {
+        relations.push({ kind: "toOne", field: r.field, table: r.table, localColumns: r.localColumns, selection: randomNode(rnd, model, r.table, depth + 1) });
+      } else if (r.kind === "oneToOne") {
+        relations.push({ kind: "oneToOne", field: r.field, table: r.table, foreignColumns: r.foreignColumns, selection: randomNode(rnd, model, r.table, depth + 1) });
+      } else {
+        const connection = randomConnection(rnd, model, r.table, depth + 1, false);
+        relations.push({ kind: "many", field: r.field, table: r.table, foreignColumns: r.foreignColumns, connection });
       }
     }
   }
@@ -228,8 +292,8 @@ export function randomConnection(rnd: Random, model: SchemaModel, table: TableMo
   if (pageInfo.length === 0 && !edges && !totalCount && !aggregate) pageInfo = [rnd.pick(PAGE_INFO_FIELDS)];
   return {
     table,
-    filter: rnd.chance(0.65) ? randomFilter(rnd, table, 0) : null,
-    orderBy: rnd.chance(0.7) ? randomOrder(rnd, table) : [],
+    filter: rnd.chance(0.65) ? randomFilter(rnd, table, 0, model) : null,
+    orderBy: rnd.chance(0.7) ? randomOrder(rnd, table, model) : [],
     paging,
     totalCount,
     pageInfo,

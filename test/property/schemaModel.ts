@@ -39,6 +39,8 @@ export interface SchemaModel {
   seed: number;
   inflect: boolean;
   tables: TableModel[];
+  /** The schema turns every opt-in feature on (upserts, nested inserts, relation filters and orders). */
+  features: boolean;
 }
 
 export const SQL_TYPES: Record<ColumnType, string> = {
@@ -151,7 +153,15 @@ export function randomSchema(seed: number): SchemaModel {
     totalCount: true,
     maxRows: undefined,
   });
-  return { seed, inflect: rnd.chance(0.6), tables };
+  const inflect = rnd.chance(0.6);
+  // Drawn last, so the schemas drawn before the features existed stay the same.
+  return { seed, inflect, tables, features: rnd.chance(0.5) };
+}
+
+/** The schema's comment directive. */
+export function schemaDirective(model: SchemaModel): Record<string, unknown> {
+  const features = model.features ? { upsert: true, nested_mutations: true, relation_filters: true, relation_order_by: true } : {};
+  return { inflect_names: model.inflect, ...features };
 }
 
 /** `t0_item` → `t0Item`. */
@@ -223,7 +233,7 @@ export function schemaSql(model: SchemaModel): string {
   const out = [
     `drop schema if exists ${SCHEMA} cascade;`,
     `create schema ${SCHEMA};`,
-    `comment on schema ${SCHEMA} is ${quote(`@graphql({"inflect_names": ${model.inflect}})`)};`,
+    `comment on schema ${SCHEMA} is ${quote(`@graphql(${JSON.stringify(schemaDirective(model))})`)};`,
     `create type ${SCHEMA}.color as enum (${ENUM_LABELS.map(quote).join(", ")});`,
   ];
   for (const t of model.tables) {

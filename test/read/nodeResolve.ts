@@ -3,6 +3,7 @@
 import type pg from "pg";
 import { REFLECTION_QUERY } from "../../src/catalog/reflectionQuery";
 import { errorResponse } from "../../src/execute/response";
+import { boundStatements } from "../../src/execute/compileOperation";
 import { Resolver } from "../../src/execute/Resolver";
 import type { ApiSchema } from "../../src/schema/apiSchema";
 
@@ -30,22 +31,23 @@ export async function resolveWithApi(
   operationName: string | null = null,
 ): Promise<Answer> {
   const compiled = Resolver.compile(api, query, JSON.stringify(variables ?? null), operationName);
-  const statements = compiled.statements.filter((s): s is NonNullable<typeof s> => s !== null);
-  const results: (string | null)[] = [];
+  // The statements as run, their parameters bound (a nested insert's later ones read earlier results).
+  const statements: { sql: string; params: (string | null)[] }[] = [];
   // Like graphql.resolve: an error undoes every statement of the request.
   const inTransaction = await client.query("savepoint __resolve").then(
     () => true,
     () => false,
   );
+  let results: (string | null)[];
   try {
-    for (const s of compiled.statements) {
-      if (!s) {
-        results.push(null);
-        continue;
-      }
-      const res = await client.query(s.sql, s.params);
-      results.push(res.rows[0]?.result ?? null);
+    const run = boundStatements(compiled);
+    let next = run.next();
+    while (!next.done) {
+      statements.push(next.value);
+      const res = await client.query(next.value.sql, next.value.params);
+      next = run.next(res.rows[0]?.result ?? null);
     }
+    results = next.value;
   } catch (e) {
     if (inTransaction) await client.query("rollback to savepoint __resolve");
     return { response: JSON.parse(errorResponse((e as Error).message, false)), statements };

@@ -44,7 +44,7 @@ export async function compiledStatements(client: pg.Client, query: string, varia
   const catalog = await client.query(REFLECTION_QUERY);
   const compiled = Resolver.compile(Resolver.apiOf(catalog.rows[0].catalog), query, JSON.stringify(variables), null);
   if (compiled.statements.length === 0) throw new Error("no statements: " + compiled.assemble([]));
-  return compiled.statements.filter((s): s is NonNullable<typeof s> => s !== null).map((s) => ({ sql: s.sql, params: s.params }));
+  return compiled.statements.flat().map((s) => ({ sql: s.sql, params: s.params }));
 }
 
 export async function rows<R = Record<string, unknown>>(client: pg.Client, sql: string): Promise<R[]> {

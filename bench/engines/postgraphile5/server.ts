@@ -1,5 +1,6 @@
 // Bench engine: PostGraphile v5 (Amber preset) over HTTP. Input: DATABASE_URL (the
-// authenticator role), PORT, JWT_SECRET from the environment. Output: POST /graphql on
+// authenticator role), PORT, JWT_SECRET from the environment, and CONNECTION_FILTER=1 for
+// postgraphile-plugin-connection-filter with filters across relations. Output: POST /graphql on
 // 127.0.0.1; each request runs as the role in its JWT's `role` claim.
 import "./polyfill";
 import http from "node:http";
@@ -17,8 +18,11 @@ const env = (name: string): string => {
 };
 
 const pool = new pg.Pool({ connectionString: env("DATABASE_URL"), max: Number(process.env.POOL_SIZE ?? 8) });
+// Loaded only when asked for: the plain engine's schema stays the plugin-free one.
+const connectionFilter = process.env.CONNECTION_FILTER === "1" ? [(await import("postgraphile-plugin-connection-filter")).PostGraphileConnectionFilterPreset] : [];
 const preset: GraphileConfig.Preset = {
-  extends: [PostGraphileAmberPreset, PgLazyJWTPreset],
+  extends: [PostGraphileAmberPreset, PgLazyJWTPreset, ...connectionFilter],
+  ...(connectionFilter.length > 0 ? { schema: { connectionFilterRelations: true } } : {}),
   pgServices: [makePgService({ pool, schemas: ["public"], pgSettings: () => ({ role: "anon" }) })],
   grafserv: {
     graphqlPath: "/graphql",
