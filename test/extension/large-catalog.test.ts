@@ -106,7 +106,7 @@ describe("a large catalog", () => {
     const full = await db.connect();
     try {
       const requests = [
-        `{ t2Collection(filter: {parent: {name: {eq: "row 1"}}, t3Collection: {some: {id: {gt: 1}}}}, orderBy: [{parent: {name: DescNullsLast}}]) { edges { cursor node { id } } } }`,
+        `{ t2Collection(filter: {t1: {name: {eq: "row 1"}}, t3Collection: {some: {id: {gt: 1}}}}, orderBy: [{t1: {name: DescNullsLast}}]) { edges { cursor node { id } } } }`,
         `mutation { insertIntot3Collection(objects: [{id: 1, name: "x", parent_id: 1}], onConflict: {constraint: t3_pkey, updateFields: [name]}) { affectedCount records { id name } } }`,
         `mutation { insertIntot1Collection(objects: [{id: 10, name: "n", t2Collection: {objects: [{id: 10, name: "c"}]}}]) { affectedCount records { id t2Collection { edges { node { id name } } } } } }`,
       ];
