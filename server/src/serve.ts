@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { buildApp, endpointPath, graphiqlPath, type App } from "./app";
 import type { ServerConfig } from "./config";
 import type { ApiKeys } from "./keys";
-import { dataApiSettings, managementPlugin } from "./management/plugin";
+import { dataApiSettings, registerManagement } from "./management/plugin";
 import { checkExtraRoles, startupWarnings } from "./startupChecks";
 
 // Both the source file and the bundle in dist/ sit one folder below server/.
@@ -28,7 +28,12 @@ export async function serve(config: ServerConfig, assetsDir = defaultAssetsDir):
     throw e;
   }
   if (config.management) {
-    await app.fastify.register(managementPlugin, { config: config.management, dataApi: dataApiSettings(config) });
+    try {
+      await registerManagement(app.fastify, { config: config.management, dataApi: dataApiSettings(config) });
+    } catch (e) {
+      await app.close();
+      throw e;
+    }
   }
   await app.fastify.listen({ host: config.host, port: config.port });
   app.fastify.log.info(

@@ -1,5 +1,5 @@
-// Management API entry: one Fastify plugin that opens the platform services and serves the
-// /v1 Management API and every project's GraphQL endpoint and JWKS. Registered from one place (serve).
+// Management API entry: opens the platform services (outside any plugin's load timeout), then one
+// Fastify plugin serves the /v1 Management API and every project's GraphQL endpoint and JWKS.
 import type { FastifyInstance } from "fastify";
 import type { ServerConfig } from "../config";
 import { registerProjectGraphql } from "./dataApi/projectGraphql";
@@ -12,7 +12,8 @@ import { oauthRoutes } from "./oauth/oauthRoutes";
 import type { ManagementConfig } from "./managementConfig";
 import type { ProvisionStep } from "./provision/provisioner";
 import type { ApiArea } from "./routes/operation";
-import { openServices, type Services } from "./services";
+import type { Services } from "./services";
+import { startServices } from "./startServices";
 import { startSweeps } from "./settings/sweep";
 import { startBranchPurges } from "./branches/branchLifecycle";
 
@@ -27,12 +28,25 @@ export interface ManagementPluginOptions {
   onServices?: (services: Services) => void;
 }
 
-export async function managementPlugin(fastify: FastifyInstance, options: ManagementPluginOptions): Promise<void> {
-  const services = await openServices(options.config, {
+/** Opens the services (with start-up retries), then registers the plugin that serves them; the
+ * plugin closes them when the server closes. */
+export async function registerManagement(fastify: FastifyInstance, options: ManagementPluginOptions): Promise<Services> {
+  const services = await startServices(options.config, {
     log: fastify.log,
     dataApi: options.dataApi,
     ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
   });
+  try {
+    await fastify.register(managementPlugin, { ...options, services });
+  } catch (e) {
+    await services.close();
+    throw e;
+  }
+  return services;
+}
+
+async function managementPlugin(fastify: FastifyInstance, options: ManagementPluginOptions & { services: Services }): Promise<void> {
+  const { services } = options;
   const stopSweeps = startSweeps(services, fastify.log);
   const stopBranchPurges = startBranchPurges(services, fastify.log);
   fastify.addHook("onClose", () => {

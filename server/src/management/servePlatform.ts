@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
 import cors from "@fastify/cors";
 import type { PlatformServerConfig } from "../config";
-import { dataApiSettings, managementPlugin, type ManagementPluginOptions } from "./plugin";
+import { dataApiSettings, registerManagement, type ManagementPluginOptions } from "./plugin";
 import { projectPathPrefix } from "./dataApi/projectGraphql";
 import type { Services } from "./services";
 import { DatabaseRouter } from "./router/databaseRouter";
@@ -34,7 +34,7 @@ export async function servePlatform(
     reply.code(404).send({ message: `Not found: ${request.method} ${request.url.split("?")[0]}` }),
   );
   let services: Services | undefined;
-  await fastify.register(managementPlugin, {
+  await registerManagement(fastify, {
     config: config.management,
     dataApi: dataApiSettings(config),
     onServices: (s) => (services = s),
