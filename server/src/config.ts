@@ -70,7 +70,17 @@ export type Command =
   | { kind: "platform"; config: PlatformServerConfig }
   | { kind: "token"; platformDatabaseUrl: string; command: TokenCommand }
   | { kind: "oauth-app"; platformDatabaseUrl: string; command: OAuthAppCommand }
+  | { kind: "jwt"; command: JwtCommand }
   | { kind: "help" };
+
+/** `jwt`: a user token for trying row level security as a signed-in user. */
+export interface JwtCommand {
+  /** The server's own secret, or a project's key read from the platform. */
+  key: { kind: "secret"; secret: string } | { kind: "project"; platformDatabaseUrl: string; ref: string };
+  sub: string;
+  role: string;
+  expiresInSeconds: number;
+}
 
 export class ConfigError extends Error {}
 
@@ -97,11 +107,15 @@ const options = {
   workers: { type: "string" },
   demo: { type: "boolean" },
   "preload-plv8": { type: "boolean" },
+  sub: { type: "string" },
+  role: { type: "string" },
+  "expires-in": { type: "string" },
+  project: { type: "string" },
   help: { type: "boolean", short: "h" },
   ...managementOptions,
 } as const;
 
-export const usage = `Usage: pg-graphql-server [start|setup|demo|token|oauth-app] [flags]
+export const usage = `Usage: pg-graphql-server [start|setup|demo|jwt|token|oauth-app] [flags]
 
   start   serve POST /graphql/v1 (default)
   setup   create the API roles, auth helpers and grants (connect as a superuser);
@@ -109,6 +123,9 @@ export const usage = `Usage: pg-graphql-server [start|setup|demo|token|oauth-app
           to shared_preload_libraries (takes effect after a restart of PostgreSQL)
   demo    start a throwaway PostgreSQL cluster with the demo schema and serve it;
           Ctrl-C stops everything and removes the cluster
+  jwt     print a signed user token: --sub ID [--role R, default authenticated]
+          [--expires-in SECONDS, default 3600], signed with --jwt-secret, or with
+          --project REF's in-use signing key (or JWT secret) read from the platform
 
 Flags (environment variable in brackets):
   --database-url URL    connection string [DATABASE_URL]
@@ -238,6 +255,18 @@ export function parseCommand(argv: string[], env: Env): Command {
     case "token":
       if (!management) throw new ConfigError("a platform database URL is needed (--platform-database-url or PLATFORM_DATABASE_URL)");
       return { kind: "token", platformDatabaseUrl: management.platformDatabaseUrl, command: parseTokenCommand(positionals, pick, fail) };
+    case "jwt": {
+      const sub = pick("sub", "") ?? fail("jwt needs --sub (the user's id, e.g. a UUID)");
+      const role = pick("role", "") ?? "authenticated";
+      const expiresInSeconds = integer("expires-in", pick("expires-in", "") ?? "3600", 1);
+      const ref = pick("project", "");
+      if (ref !== undefined) {
+        if (!management) throw new ConfigError("jwt --project needs the platform database URL (--platform-database-url or PLATFORM_DATABASE_URL)");
+        return { kind: "jwt", command: { key: { kind: "project", platformDatabaseUrl: management.platformDatabaseUrl, ref }, sub, role, expiresInSeconds } };
+      }
+      if (!jwtSecret) throw new ConfigError("jwt needs --jwt-secret (or JWT_SECRET), or --project REF with a platform database URL");
+      return { kind: "jwt", command: { key: { kind: "secret", secret: jwtSecret }, sub, role, expiresInSeconds } };
+    }
     case "oauth-app": {
       if (!management) throw new ConfigError("a platform database URL is needed (--platform-database-url or PLATFORM_DATABASE_URL)");
       const pickAll = (flag: "redirect-uri") => (values[flag] as string[] | undefined) ?? [];

@@ -14,6 +14,7 @@ import type { ProvisionStep } from "./provision/provisioner";
 import type { ApiArea } from "./routes/operation";
 import type { Services } from "./services";
 import { startServices } from "./startServices";
+import { loadOrCreateSecretsKey } from "./secretsKeyFile";
 import { startSweeps } from "./settings/sweep";
 import { startBranchPurges } from "./branches/branchLifecycle";
 
@@ -31,7 +32,7 @@ export interface ManagementPluginOptions {
 /** Opens the services (with start-up retries), then registers the plugin that serves them; the
  * plugin closes them when the server closes. */
 export async function registerManagement(fastify: FastifyInstance, options: ManagementPluginOptions): Promise<Services> {
-  const services = await startServices(options.config, {
+  const services = await startServices(withSecretsKey(options.config, fastify.log), {
     log: fastify.log,
     dataApi: options.dataApi,
     ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
@@ -43,6 +44,22 @@ export async function registerManagement(fastify: FastifyInstance, options: Mana
     throw e;
   }
   return services;
+}
+
+/** The configuration with its secrets key, read from (or made into) the key file when no key
+ * was given. */
+function withSecretsKey(config: ManagementConfig, log: FastifyInstance["log"]): ManagementConfig {
+  if (config.secretsKey || !config.secretsKeyFile) return config;
+  const { key, created } = loadOrCreateSecretsKey(config.secretsKeyFile);
+  if (created) {
+    log.warn(
+      { file: config.secretsKeyFile },
+      "made a new secrets key file (0600): keep it safe, and with every server process of this platform; without it stored secrets cannot be read",
+    );
+  } else {
+    log.info({ file: config.secretsKeyFile }, "secrets key read from its file");
+  }
+  return { ...config, secretsKey: key };
 }
 
 async function managementPlugin(fastify: FastifyInstance, options: ManagementPluginOptions & { services: Services }): Promise<void> {
