@@ -43,6 +43,9 @@ export interface ServerConfig {
   replicaMaxLagMs: number;
   /** Processes sharing the port (Node's cluster module); 1 serves from this process. */
   workers: number;
+  /** Proxies whose X-Forwarded-For names the client (Fastify's trustProxy): their addresses or
+   * CIDR ranges, or the number of proxy hops; false: the peer address is the client. */
+  trustProxy: false | string[] | number;
 }
 
 /** Bounds on a request's document and variables; past them the request is refused before it
@@ -105,6 +108,7 @@ const options = {
   "replica-urls": { type: "string" },
   "replica-max-lag": { type: "string" },
   workers: { type: "string" },
+  "trust-proxy": { type: "string" },
   demo: { type: "boolean" },
   "preload-plv8": { type: "boolean" },
   sub: { type: "string" },
@@ -150,6 +154,9 @@ Flags (environment variable in brackets):
   --replica-urls LIST   comma-separated read replica URLs for queries [REPLICA_URLS]
   --replica-max-lag MS  skip a replica further behind than MS, default 5000 [REPLICA_MAX_LAG_MS]
   --workers N           processes sharing the port, default 1 [WORKERS]
+  --trust-proxy LIST|N  behind a reverse proxy: the proxies' addresses or CIDR ranges
+                        (comma-separated), or a hop count, whose X-Forwarded-For names the
+                        client (network rules, bans, logs); default off [TRUST_PROXY]
 ${managementUsage}`;
 
 type Env = Record<string, string | undefined>;
@@ -168,6 +175,16 @@ function list(text: string): string[] {
 export const minimumSecretLength = 32;
 
 type Pick = (flag: keyof typeof options, variable: string) => string | undefined;
+
+function trustProxy(text: string | undefined): false | string[] | number {
+  if (text === undefined || text.trim() === "" || text.trim() === "off") return false;
+  if (/^\d+$/.test(text.trim())) return integer("trust-proxy", text.trim(), 1);
+  const entries = list(text);
+  for (const entry of entries) {
+    if (!/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(entry)) throw new ConfigError(`trust-proxy takes addresses, CIDR ranges or a hop count, got "${entry}"`);
+  }
+  return entries;
+}
 
 /** The settings of a server in production: timeouts, limits, token keys, pooler and replicas. */
 function operations(pick: Pick, preparedStatements: string | undefined) {
@@ -190,6 +207,7 @@ function operations(pick: Pick, preparedStatements: string | undefined) {
     replicaUrls: list(pick("replica-urls", "REPLICA_URLS") ?? ""),
     replicaMaxLagMs: number("replica-max-lag", "REPLICA_MAX_LAG_MS", 5000, 0),
     workers: number("workers", "WORKERS", 1, 1),
+    trustProxy: trustProxy(pick("trust-proxy", "TRUST_PROXY")),
   };
 }
 

@@ -37,7 +37,7 @@ it("signs with the project's JWT secret, and the data API runs the request as th
   expect(decodeProtectedHeader(user).alg).toBe("HS256");
   const answer = await whoami(platform.baseUrl, project.ref, project.anon, user);
   expect(answer).toMatchObject({ status: 200, role: "authenticated", claims: { sub: "5b0c7d34-0000-4000-8000-000000000001", role: "authenticated" } });
-  expect(answer.claims!.exp - answer.claims!.iat).toBe(3600);
+  expect((answer.claims as { exp: number; iat: number }).exp - (answer.claims as { iat: number }).iat).toBe(3600);
 });
 
 it("signs with the in-use asymmetric signing key after a rotation", async () => {
@@ -48,7 +48,7 @@ it("signs with the in-use asymmetric signing key after a rotation", async () => 
   expect(decodeProtectedHeader(user)).toMatchObject({ alg: "ES256", kid: made.body.id });
   const answer = await whoami(platform.baseUrl, project.ref, project.anon, user);
   expect(answer).toMatchObject({ status: 200, role: "anon", claims: { sub: "u2" } });
-  expect(answer.claims!.exp - answer.claims!.iat).toBe(60);
+  expect((answer.claims as { exp: number; iat: number }).exp - (answer.claims as { iat: number }).iat).toBe(60);
 });
 
 it("refuses an unknown project, a missing --sub and a bad expiry", async () => {

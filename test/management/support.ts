@@ -34,6 +34,9 @@ export interface PlatformOptions extends Pick<ManagementPluginOptions, "checkpoi
   now?: () => number;
   diskQuotaBytes?: number;
   banAfterFailures?: number;
+  banExemptLoopback?: boolean;
+  /** The server's trusted proxies (`--trust-proxy`). */
+  trustProxy?: string[];
   resolveTxt?: (name: string) => Promise<string[][]>;
   projectServers?: string[];
   /** Reuse this platform database (a second server process over the same state). */
@@ -71,6 +74,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       corsOrigins: "*",
       schemas: ["public"],
       logLevel: options.logLevel ?? "warn",
+      ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
       management: {
         platformDatabaseUrl: platformUrl,
         projectServers: options.projectServers ?? [clusterUrl(info)],
@@ -80,6 +84,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         secretsKey: testSecretsKey,
         ...(options.diskQuotaBytes !== undefined ? { diskQuotaBytes: options.diskQuotaBytes } : {}),
         ...(options.banAfterFailures !== undefined ? { banAfterFailures: options.banAfterFailures } : {}),
+        ...(options.banExemptLoopback ? { banExemptLoopback: true } : {}),
         ...(options.resolveTxt ? { resolveTxt: options.resolveTxt } : {}),
       },
     },

@@ -22,6 +22,8 @@ export interface ManagementConfig {
   diskQuotaBytes?: number;
   /** Failed authentications from one address that ban it from a project's data API; 0: never. */
   banAfterFailures?: number;
+  /** Loopback addresses are never banned (the demo, where every client is this machine). */
+  banExemptLoopback?: boolean;
   /** False: answered requests are not recorded in the logs (`--request-logs off`). */
   requestLogs?: boolean;
   /** DNS TXT lookup (custom hostname verification); tests pass their own records. */

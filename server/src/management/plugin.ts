@@ -62,6 +62,10 @@ function withSecretsKey(config: ManagementConfig, log: FastifyInstance["log"]): 
   return { ...config, secretsKey: key };
 }
 
+function isLoopback(address: string): boolean {
+  return /^127\./.test(address) || address === "::1";
+}
+
 async function managementPlugin(fastify: FastifyInstance, options: ManagementPluginOptions & { services: Services }): Promise<void> {
   const { services } = options;
   const stopSweeps = startSweeps(services, fastify.log);
@@ -76,7 +80,11 @@ async function managementPlugin(fastify: FastifyInstance, options: ManagementPlu
   await registerFunctionUploads(fastify);
   await fastify.register(oauthRoutes, { services });
   await fastify.register(v1Api, { services, ...(options.areas ? { areas: options.areas } : {}) });
-  await fastify.register(registerProjectGraphql, { pools: services.pools, bans: services.bans });
+  await fastify.register(registerProjectGraphql, {
+    pools: services.pools,
+    bans: services.bans,
+    ...(options.config.banExemptLoopback ? { banExempt: isLoopback } : {}),
+  });
   await fastify.register(registerProjectJwks, { services });
 }
 

@@ -3,6 +3,7 @@
 import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
 import cors from "@fastify/cors";
+import { trustProxyOption } from "../app";
 import type { PlatformServerConfig } from "../config";
 import { dataApiSettings, registerManagement, type ManagementPluginOptions } from "./plugin";
 import { projectPathPrefix } from "./dataApi/projectGraphql";
@@ -23,7 +24,11 @@ export async function servePlatform(
   config: PlatformServerConfig,
   extra: Pick<ManagementPluginOptions, "checkpoint" | "areas"> = {},
 ): Promise<PlatformRunning> {
-  const fastify = Fastify({ logger: { level: config.logLevel }, bodyLimit: config.bodyLimit, return503OnClosing: true, forceCloseConnections: "idle" });
+  const fastify = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    trustProxy: trustProxyOption(config.trustProxy),
+    return503OnClosing: true, forceCloseConnections: "idle" });
   fastify.removeContentTypeParser("text/plain");
   await fastify.register(cors, {
     origin: config.corsOrigins === "*" ? "*" : config.corsOrigins,
