@@ -217,7 +217,7 @@ export function defaultSettings(): Omit<ServerConfig, "databaseUrl" | "jwtSecret
   const command = parseCommand(["demo"], {});
   invariant(command.kind === "demo", "the demo command parses without settings");
   const { jwtSecret: _unset, ...settings } = command.config;
-  return settings;
+  return { ...settings, logLevel: "info" };
 }
 
 export function parseCommand(argv: string[], env: Env): Command {
@@ -269,7 +269,8 @@ export function parseCommand(argv: string[], env: Env): Command {
       if (!databaseUrl) throw new ConfigError("a database URL is needed (--database-url or DATABASE_URL)");
       return { kind: "setup", databaseUrl, demo: values.demo === true, preloadPlv8: values["preload-plv8"] === true };
     case "demo":
-      return { kind: "demo", config: { ...common, jwtSecret } };
+      // Each request logged at info would scroll the demo's banner away.
+      return { kind: "demo", config: { ...common, logLevel: pick("log-level", "LOG_LEVEL") ?? "warn", jwtSecret } };
     case "token":
       if (!management) throw new ConfigError("a platform database URL is needed (--platform-database-url or PLATFORM_DATABASE_URL)");
       return { kind: "token", platformDatabaseUrl: management.platformDatabaseUrl, command: parseTokenCommand(positionals, pick, fail) };

@@ -57,6 +57,11 @@ export function banner(running: { baseUrl: string; app: { keys: ApiKeys } }, ext
     ["service_role key", running.app.keys.serviceRole],
     ...extra,
   ];
+  return aligned(rows);
+}
+
+/** `name: value` lines with the names right-aligned. */
+export function aligned(rows: Array<[string, string]>): string {
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padStart(width)}: ${v}`).join("\n");
 }

@@ -52,7 +52,7 @@ function withSecretsKey(config: ManagementConfig, log: FastifyInstance["log"]): 
   if (config.secretsKey || !config.secretsKeyFile) return config;
   const { key, created } = loadOrCreateSecretsKey(config.secretsKeyFile);
   if (created) {
-    log.warn(
+    log.info(
       { file: config.secretsKeyFile },
       "made a new secrets key file (0600): keep it safe, and with every server process of this platform; without it stored secrets cannot be read",
     );

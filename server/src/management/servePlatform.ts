@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
 import cors from "@fastify/cors";
 import { trustProxyOption } from "../app";
+import { aligned } from "../serve";
 import type { PlatformServerConfig } from "../config";
 import { dataApiSettings, registerManagement, type ManagementPluginOptions } from "./plugin";
 import { projectPathPrefix } from "./dataApi/projectGraphql";
@@ -70,13 +71,14 @@ export async function servePlatform(
   };
 }
 
-export function platformBanner(running: Pick<PlatformRunning, "baseUrl">): string {
+export function platformBanner(running: Pick<PlatformRunning, "baseUrl" | "services">): string {
+  const keyFile = running.services.config.secretsKeyFile;
   const rows: Array<[string, string]> = [
     ["Management API", `${running.baseUrl}/v1`],
     ["OpenAPI", `${running.baseUrl}/v1/openapi.json`],
     ["Project GraphQL", `${running.baseUrl}${projectPathPrefix.replace(":ref", "<ref>")}/graphql/v1`],
     ["Health", `${running.baseUrl}/health`],
+    ...(keyFile ? ([["Secrets key file", keyFile]] as Array<[string, string]>) : []),
   ];
-  const width = Math.max(...rows.map(([k]) => k.length));
-  return rows.map(([k, v]) => `${k.padStart(width)}: ${v}`).join("\n");
+  return aligned(rows);
 }
