@@ -40,7 +40,7 @@ function lateDatabase(): { config: ManagementConfig; open(): Promise<void> } {
   const port = 6000 + (process.pid % 1000);
   const platformDatabaseUrl = `postgresql://postgres@/${database}?host=${encodeURIComponent(folder)}&port=${port}`;
   return {
-    config: { platformDatabaseUrl, projectServers: [clusterUrl(info)], rateLimit: 1000, now: Date.now },
+    config: configAt(platformDatabaseUrl),
     open: () =>
       new Promise((resolve) => {
         // Passes each connection on to the run's cluster.
@@ -57,6 +57,7 @@ function lateDatabase(): { config: ManagementConfig; open(): Promise<void> } {
 }
 
 const options = (log: any) => ({ log, dataApi: dataApiSettings(defaultSettings()) });
+const configAt = (platformDatabaseUrl: string): ManagementConfig => ({ platformDatabaseUrl, projectServers: [clusterUrl(info)], rateLimit: 1000, now: Date.now });
 
 it("tries again, logging each failure, and starts once the platform database answers", async () => {
   const late = lateDatabase();
@@ -80,12 +81,7 @@ it("tries again, logging each failure, and starts once the platform database ans
 
 it("gives up after the bounded tries with the last error", async () => {
   const { log, lines } = recordingLog();
-  const config: ManagementConfig = {
-    platformDatabaseUrl: `postgresql://postgres@/${database}?host=${encodeURIComponent(join(folder, "nowhere"))}&port=5432`,
-    projectServers: [clusterUrl(info)],
-    rateLimit: 1000,
-    now: Date.now,
-  };
+  const config = configAt(`postgresql://postgres@/${database}?host=${encodeURIComponent(join(folder, "nowhere"))}&port=5432`);
   let slept = 0;
   await expect(startServices(config, options(log), { attempts: 3, firstDelayMs: 1, maxDelayMs: 1 }, async () => void (slept += 1))).rejects.toMatchObject({
     code: "ENOENT",
@@ -96,12 +92,7 @@ it("gives up after the bounded tries with the last error", async () => {
 
 it("does not retry a failure that will not pass", async () => {
   const { log } = recordingLog();
-  const config: ManagementConfig = {
-    platformDatabaseUrl: clusterUrl(info, database, "no_such_login"),
-    projectServers: [clusterUrl(info)],
-    rateLimit: 1000,
-    now: Date.now,
-  };
+  const config = configAt(clusterUrl(info, database, "no_such_login"));
   let slept = 0;
   await expect(startServices(config, options(log), { attempts: 3, firstDelayMs: 1, maxDelayMs: 1 }, async () => void (slept += 1))).rejects.toMatchObject({
     code: "28000",
