@@ -19,17 +19,17 @@ const dbUrl = (ref: string) => clusterUrl(clusterInfo(), ref);
 
 /** Runs a migration on a project's database as its owner and records it as the CLI does. */
 async function migrateProject(ref: string, version: string, statements: string[]): Promise<void> {
+  // As the CLI would, logged in as the project's owner: the history is the owner's.
   const sql = [
     "begin",
+    `set local role "${ref}_owner"`,
     "create schema if not exists supabase_migrations",
     "create table if not exists supabase_migrations.schema_migrations (version text not null primary key, statements text[], name text)",
-    `set local role "${ref}_owner"`,
     ...statements,
-    "reset role",
     "commit",
   ].join(";\n");
   await adminQuery(dbUrl(ref), sql);
-  await adminQuery(dbUrl(ref), "insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)", [version, `m${version}`, statements]);
+  await adminQuery(dbUrl(ref), `set role "${ref}_owner"; insert into supabase_migrations.schema_migrations (version, name, statements) values ('${version}', 'm${version}', array[${statements.map((t) => `$s$${t}$s$`).join(", ")}]::text[])`);
 }
 
 const branchOf = async (name: string, withData: boolean) => {

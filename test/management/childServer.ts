@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildServer } from "../../server/build.mjs";
+import { testSecretsKey } from "./support";
 
 const serverDir = fileURLToPath(new URL("../../server/", import.meta.url));
 
@@ -24,10 +25,14 @@ export async function buildPrivateBundle(): Promise<{ main: string; remove(): vo
   return { main: join(dir, "main.mjs"), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export function startChild(main: string, args: string[], env: Record<string, string>, fixedNow?: number): Promise<ChildServer> {
+/** `startupMs`: how long the banner may take (a loaded machine starts a process slowly). */
+export function startChild(main: string, args: string[], env: Record<string, string>, fixedNow?: number, startupMs = 60_000): Promise<ChildServer> {
   // A fixed Date.now, set before the server loads, is the child's fake clock.
   const clock = fixedNow === undefined ? [] : ["--import", `data:text/javascript,Date.now=()=>${fixedNow}`];
-  const child = spawn(process.execPath, [...clock, main, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // The in-process test platforms' secrets key: a child sharing their platform reads their secrets,
+  // and never makes a key file in the user's home.
+  const secrets = { SECRETS_KEY: testSecretsKey.toString("hex") };
+  const child = spawn(process.execPath, [...clock, main, ...args], { env: { ...process.env, ...secrets, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stderr!.on("data", (chunk: Buffer) => (out += chunk.toString()));
   const stop = () =>
@@ -37,7 +42,7 @@ export function startChild(main: string, args: string[], env: Record<string, str
       child.kill("SIGTERM");
     });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner:\n${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`no banner:\n${out}`)), startupMs);
     child.stdout!.on("data", (chunk: Buffer) => {
       out += chunk.toString();
       const banner = new Map<string, string>();

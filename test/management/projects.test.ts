@@ -95,7 +95,8 @@ describe("organizations and projects", () => {
     expect(created.body).toMatchObject({ id: ref, organization_id: slug, organization_slug: slug, name: "shop", region: "eu-west-1", status: "ACTIVE_HEALTHY" });
     const traces = await tracesOf(clusterUrl(clusterInfo()), ref);
     expect(traces.databases).toEqual([ref]);
-    expect(traces.roles.sort()).toEqual([`${ref}_authenticator`, `${ref}_owner`]);
+    // The platform's own logins are made with it: the owner's default privileges are set on one.
+    expect(traces.roles.sort()).toEqual([`${ref}_authenticator`, `${ref}_login`, `${ref}_owner`, `${ref}_readonly`]);
     const owner = await adminQuery(clusterUrl(clusterInfo()), "select r.rolname from pg_database d join pg_roles r on r.oid = d.datdba where d.datname = $1", [ref]);
     expect(owner).toEqual([{ rolname: `${ref}_owner` }]);
   });

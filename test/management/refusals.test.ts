@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignJWT } from "jose";
 import pg from "pg";
 import { clusterInfo } from "../harness/db";
-import { createDatabaseDdl, createRolesDdl, projectNames } from "../../server/src/management/provision/projectDdl";
+import { projectNames } from "../../server/src/management/provision/projectNames";
+import { ServerDoor } from "../../server/src/management/door/superuserDoor";
 import { scramVerifier } from "../../server/src/management/provision/scramVerifier";
 import type { ProvisionStep } from "../../server/src/management/provision/provisioner";
 import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, tracesOf, type TestPlatform } from "./support";
@@ -299,8 +300,15 @@ describe("the start-up reconciler", () => {
        values ($1, $2, 'half', 'us-east-1', 'COMING_UP', $3, $4, $5, $6, 'pw', 'secret')`,
       [ref, users.alice.slug, `${clusterInfo().host}:${clusterInfo().port}`, names.database, names.owner, names.authenticator],
     );
-    for (const ddl of createRolesDdl(names, scramVerifier("pw"), scramVerifier("pw"))) await adminQuery(server(), ddl);
-    await adminQuery(server(), createDatabaseDdl(names, "pg_graphql_project_template"));
+    const door = new ServerDoor("half", server());
+    await door.roles.createProjectRoles({
+      owner: names.owner,
+      ownerVerifier: scramVerifier("pw"),
+      authenticator: names.authenticator,
+      authenticatorVerifier: scramVerifier("pw"),
+      ownerConnectionLimit: 20,
+    });
+    await door.databases.create(names.database, names.owner, "pg_graphql_project_template", 50);
     expect((await tracesOf(server(), ref)).databases).toEqual([ref]);
 
     const second = await startPlatform({ platformDatabase: platform.platformDatabase });

@@ -207,7 +207,7 @@ describe("backups", () => {
     expect((await graphql("{ work_mem_now }")).body).toEqual({ data: { work_mem_now: "7MB" } });
     expect(await adminQuery(platform.platformUrl, "select count(*)::int as n from platform.projects")).toEqual(platformRows);
     const [owner] = await adminQuery(projectUrl, "select tableowner from pg_tables where tablename = 'item'");
-    expect(owner.tableowner).toBe("postgres");
+    expect(owner.tableowner).toBe(`${ref}_owner`);
   });
 
   it("restores a listed backup by id, keeping the state it replaced as a backup too", async () => {

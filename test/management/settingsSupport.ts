@@ -17,10 +17,11 @@ export async function seed(projectRef: string, server: ClusterInfo = clusterInfo
   const url = clusterUrl(server, projectRef);
   await adminQuery(
     url,
-    `create table public.item (id int primary key);
+    // As a tenant makes them: owned by the project's owner role.
+    `set role ${projectRef}_owner;
+     create table public.item (id int primary key);
      insert into public.item select generate_series(1, 5);
      grant select, insert on public.item to anon;
-     grant all on public.item to ${projectRef}_owner;
      create schema api;
      create table api.gadget (id int primary key);
      insert into api.gadget values (1);

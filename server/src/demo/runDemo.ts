@@ -13,6 +13,7 @@ import { demoPlatform } from "../management/demoPlatform";
 
 async function createExtension(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
+  client.on("error", () => {});
   await client.connect();
   try {
     await client.query("create extension if not exists pg_graphql cascade");

@@ -26,6 +26,11 @@ export interface ManagementConfig {
   banExemptLoopback?: boolean;
   /** False: answered requests are not recorded in the logs (`--request-logs off`). */
   requestLogs?: boolean;
+  /** Sessions each login a tenant holds the password of may open (owner role, CLI and JIT logins). */
+  tenantConnectionLimit?: number;
+  /** Sessions the database router passes to one project, and to all together. */
+  routerProjectSessions?: number;
+  routerSessions?: number;
   /** DNS TXT lookup (custom hostname verification); tests pass their own records. */
   resolveTxt?: (name: string) => Promise<string[][]>;
 }
@@ -57,6 +62,9 @@ export const managementOptions = {
   "secrets-key-file": { type: "string" },
   "disk-quota-mb": { type: "string" },
   "request-logs": { type: "string" },
+  "tenant-connection-limit": { type: "string" },
+  "router-project-sessions": { type: "string" },
+  "router-sessions": { type: "string" },
   email: { type: "string" },
   name: { type: "string" },
   id: { type: "string" },
@@ -84,6 +92,12 @@ Management API (serves /v1 when a platform database is given):
                                default: no quota [MGMT_DISK_QUOTA_MB]
   --request-logs on|off        record each request naming a project in its logs (edge_logs),
                                default on [MGMT_REQUEST_LOGS]
+  --tenant-connection-limit N  sessions each tenant login (a project's owner role, CLI and JIT
+                               logins) may hold, default 20 [MGMT_TENANT_CONNECTION_LIMIT]
+  --router-project-sessions N  sessions the database router passes to one project, default 20
+                               [MGMT_ROUTER_PROJECT_SESSIONS]
+  --router-sessions N          sessions the database router passes in all, default 200
+                               [MGMT_ROUTER_SESSIONS]
 
   token create --email E [--name N]   print a new personal access token (creates the user)
   token list --email E                list a user's tokens (never the secrets)
@@ -122,6 +136,14 @@ export function parseManagementConfig(pick: Pick, fail: Fail): ManagementConfig 
   if (quotaText !== undefined && (!/^\d+$/.test(quotaText) || Number(quotaText) < 1)) {
     fail(`disk quota must be a number of megabytes of at least 1, got "${quotaText}"`);
   }
+  const count = (flag: "tenant-connection-limit" | "router-project-sessions" | "router-sessions", variable: string): number | undefined => {
+    const text = pick(flag, variable);
+    if (text !== undefined && (!/^\d+$/.test(text) || Number(text) < 1)) fail(`${flag.replace(/-/g, " ")} must be an integer of at least 1, got "${text}"`);
+    return text === undefined ? undefined : Number(text);
+  };
+  const tenantLimit = count("tenant-connection-limit", "MGMT_TENANT_CONNECTION_LIMIT");
+  const routerProject = count("router-project-sessions", "MGMT_ROUTER_PROJECT_SESSIONS");
+  const routerAll = count("router-sessions", "MGMT_ROUTER_SESSIONS");
   const logsText = pick("request-logs", "MGMT_REQUEST_LOGS") ?? "on";
   if (logsText !== "on" && logsText !== "off") fail(`request logs must be on or off, got "${logsText}"`);
   return {
@@ -134,6 +156,9 @@ export function parseManagementConfig(pick: Pick, fail: Fail): ManagementConfig 
     ...(quotaText !== undefined ? { diskQuotaBytes: Number(quotaText) * 1024 * 1024 } : {}),
     ...(banText !== undefined ? { banAfterFailures: Number(banText) } : {}),
     requestLogs: logsText === "on",
+    ...(tenantLimit !== undefined ? { tenantConnectionLimit: tenantLimit } : {}),
+    ...(routerProject !== undefined ? { routerProjectSessions: routerProject } : {}),
+    ...(routerAll !== undefined ? { routerSessions: routerAll } : {}),
   };
 }
 

@@ -25,6 +25,8 @@ export interface ManagementPluginOptions {
   /** Replaces the built-in API areas (tests). */
   areas?: ApiArea[];
   checkpoint?: (step: ProvisionStep, ref: string) => Promise<void>;
+  /** Server processes sharing the port (each holds its own data API pools). */
+  processes?: number;
   /** Receives the opened services (tests and the token command reach the platform through them). */
   onServices?: (services: Services) => void;
 }
@@ -35,6 +37,7 @@ export async function registerManagement(fastify: FastifyInstance, options: Mana
   const services = await startServices(withSecretsKey(options.config, fastify.log), {
     log: fastify.log,
     dataApi: options.dataApi,
+    ...(options.processes !== undefined ? { processes: options.processes } : {}),
     ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
   });
   try {

@@ -43,6 +43,7 @@ export async function servePlatform(
   await registerManagement(fastify, {
     config: config.management,
     dataApi: dataApiSettings(config),
+    processes: config.workers,
     onServices: (s) => (services = s),
     ...extra,
   });
@@ -58,7 +59,10 @@ export async function servePlatform(
   const address = fastify.server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const routerPort = config.management.databaseRouterPort;
-  const router = routerPort === undefined ? undefined : new DatabaseRouter(projectRoutes(services!.projects));
+  const router = routerPort === undefined ? undefined : new DatabaseRouter(projectRoutes(services!.projects), {
+          perProject: services!.limits.routerPerProject,
+          total: services!.limits.routerTotal,
+        });
   // The bound port (the configured one may be 0) is what the pooler config reports.
   if (router) services!.databaseRouter = { host: config.host, port: await router.listen(routerPort!, config.host) };
   let closing: Promise<void> | undefined;

@@ -11,6 +11,8 @@ import { ensurePlatformDatabase, migrate } from "./platform/migrate";
 import { SqlPool } from "./platform/sql";
 import { ChangeFeed, type ProjectChange } from "./platform/changeFeed";
 import { ProjectServers } from "./provision/projectServers";
+import { SuperuserDoor } from "./door/superuserDoor";
+import { connectionLimits, type ConnectionLimits } from "./provision/connectionLimits";
 import { Provisioner, type ProvisionStep } from "./provision/provisioner";
 import { OrganizationStore } from "./store/organizationStore";
 import { ProjectStore } from "./store/projectStore";
@@ -48,6 +50,12 @@ export interface Services {
   logWriter: LogWriter;
   logs: LogQueries;
   servers: ProjectServers;
+  /** The only way to superuser rights on the project servers (see door/). */
+  door: SuperuserDoor;
+  /** Sessions each kind of login and each project database may hold. */
+  limits: ConnectionLimits;
+  /** Statement timeout of the platform's own work in project databases (copies, replays, restores). */
+  workTimeoutMs: number;
   provisioner: Provisioner;
   /** Data API pools, one per project in use. */
   pools: ProjectPools;
@@ -73,6 +81,8 @@ export interface ServiceOptions {
   log: FastifyBaseLogger;
   /** Pool size of each project's data API connection pool. */
   dataApi: DataApiSettings;
+  /** Server processes sharing the platform (each has its own data API pools). */
+  processes?: number;
   checkpoint?: (step: ProvisionStep, ref: string) => Promise<void>;
 }
 
@@ -107,7 +117,10 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
   const platform = await openPlatform(config.platformDatabaseUrl);
   let listening: ChangeFeed | undefined;
   try {
-    const servers = await ProjectServers.open(config.projectServers);
+    const door = new SuperuserDoor(config.projectServers);
+    const servers = await ProjectServers.open(door);
+    const limits = connectionLimits(config, { poolSize: options.dataApi.poolSize, processes: options.processes ?? 1 });
+    const workTimeoutMs = Math.max(options.dataApi.statementTimeoutMs, 15 * 60 * 1000);
     const projects = new ProjectStore(platform);
     const settings = new SettingsStore(platform);
     const restrictions = new RestrictionsStore(platform);
@@ -124,15 +137,19 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       },
     });
     listening = changes;
-    const readOnly = new ReadOnlyMode(settings, servers, pools, config.now, config.diskQuotaBytes);
-    const provisioner = new Provisioner(platform, projects, servers, {
+    const readOnly = new ReadOnlyMode(settings, door, pools, config.now, config.diskQuotaBytes);
+    const logins = new ProjectLogins(platform, servers, door);
+    const provisioner = new Provisioner(platform, projects, servers, door, logins, {
       log: options.log,
       release: (ref) => pools.changed(ref),
+      limits,
+      workTimeoutMs,
       ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
     });
     const logsDb = await openLogsDatabase(config.platformDatabaseUrl);
     const logWriter = new LogWriter(logsDb.writer, { intervalMs: 1000, maxBatch: 500, maxPending: 50_000, log: options.log });
     const finished = await provisioner.reconcile();
+    await provisioner.applyLimits();
     if (finished.length > 0) options.log.warn({ refs: finished }, "removed projects left half made or half removed");
     return {
       config,
@@ -147,17 +164,20 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       logs: new LogQueries(logsDb, logWriter),
       secrets: new SecretStore(platform, config.secretsKey ? new SecretCipher(config.secretsKey) : undefined),
       servers,
+      door,
+      limits,
+      workTimeoutMs,
       provisioner,
       pools,
-      logins: new ProjectLogins(platform, servers),
+      logins,
       settings,
       readOnly,
-      loginRoles: new LoginRoles(platform, servers, config.now),
+      loginRoles: new LoginRoles(platform, door, config.now, limits.tenantRole),
       restrictions,
-      backups: new Backups(platform, servers, pools, config.now),
+      backups: new Backups(platform, door, logins, pools, config.now, { timeoutMs: workTimeoutMs, databaseConnectionLimit: limits.database }),
       bans,
       databaseOptions: new DatabaseOptions(platform),
-      jit: new JitAccess(platform, servers, config.now),
+      jit: new JitAccess(platform, door, config.now, limits.tenantRole),
       changes,
       async close() {
         await changes.close();

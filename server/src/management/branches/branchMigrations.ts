@@ -1,9 +1,9 @@
-// Branches stage: a project's migration history (`supabase_migrations.schema_migrations`) → read,
-// and replayed on another project's database as that project's owner role, in one transaction
-// (all applied and recorded, or none), with a log of what ran.
-import format from "pg-format";
-import { sqlState, type Sql } from "../platform/sql";
-import { migrationsTableSql } from "./branchDdl";
+// Branches stage: a project's migration history (`supabase_migrations.schema_migrations`) → read
+// on its read-only login, and replayed on another project's database on that project's owner
+// login, in one transaction (all applied and recorded, or none), with a log of what ran. A
+// statement such as `reset role` only returns to the owner: the login holds nothing else.
+import { sqlState } from "../platform/sql";
+import type { ProjectSession } from "../project/projectSession";
 
 export interface Migration {
   version: string;
@@ -11,10 +11,15 @@ export interface Migration {
   statements: string[];
 }
 
-export async function migrationsOf(sql: Sql): Promise<Migration[]> {
+/** The migration history table as the CLI keeps it (made by the owner when a replay needs it). */
+const migrationsTableSql = `create schema if not exists supabase_migrations;
+create table if not exists supabase_migrations.schema_migrations (version text not null primary key, statements text[], name text)`;
+
+export async function migrationsOf(session: ProjectSession): Promise<Migration[]> {
   try {
-    return await sql.rows<Migration>(
+    return await session.run<Migration>(
       "select version, name, coalesce(statements, '{}') as statements from supabase_migrations.schema_migrations order by version",
+      [],
     );
   } catch (e) {
     // No history yet: the project never ran a migration.
@@ -23,22 +28,18 @@ export async function migrationsOf(sql: Sql): Promise<Migration[]> {
   }
 }
 
-/** Applies `migrations` as `ownerRole` and records them; throws with the log so far on failure. */
-export async function applyMigrations(sql: Sql, ownerRole: string, migrations: Migration[], log: string[]): Promise<void> {
-  await sql.rows("begin");
+/** Applies `migrations` and records them; throws with the log so far on failure. */
+export async function applyMigrations(session: ProjectSession, migrations: Migration[], log: string[]): Promise<void> {
   try {
-    await sql.rows(migrationsTableSql);
-    await sql.rows(format("grant usage on schema supabase_migrations to %I", ownerRole));
-    await sql.rows(format("grant all on supabase_migrations.schema_migrations to %I", ownerRole));
-    await sql.rows(format("set local role %I", ownerRole));
-    for (const m of migrations) {
-      log.push(`applying migration ${m.version}${m.name ? ` ${m.name}` : ""} (${m.statements.length} statements)`);
-      for (const statement of m.statements) await sql.rows(statement);
-      await sql.rows("insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)", [m.version, m.name, m.statements]);
-    }
-    await sql.rows("commit");
+    await session.transaction(async () => {
+      await session.run(migrationsTableSql);
+      for (const m of migrations) {
+        log.push(`applying migration ${m.version}${m.name ? ` ${m.name}` : ""} (${m.statements.length} statements)`);
+        for (const statement of m.statements) await session.run(statement);
+        await session.run("insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)", [m.version, m.name, m.statements]);
+      }
+    });
   } catch (e) {
-    await sql.rows("rollback").catch(() => {});
     log.push(`failed: ${(e as Error).message}`);
     throw e;
   }

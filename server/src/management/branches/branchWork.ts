@@ -1,19 +1,23 @@
 // Branches stage: the work behind branch operations, each reported as an action run with its
 // logs — replaying the parent's migrations on a new branch or pushing those it lacks, merging the
 // branch's new migrations into the parent, resetting a branch to the parent's migrations — and
-// the schema difference.
+// the schema difference. Histories are read on the projects' read-only logins, migrations run on
+// the target's owner login, and the diff reads both catalogs on read-only logins.
 import { randomBytes } from "node:crypto";
 import { createClient } from "@pgkit/client";
 import { run as migra } from "@pgkit/migra";
-import { withConnection } from "../platform/sql";
-import { createDatabaseDdl, dropDatabaseDdl, prepareDatabaseDdl, projectNames } from "../provision/projectDdl";
+import { templateDatabase } from "../door/projectTemplate";
+import type { ProjectAccess } from "../project/projectLogins";
+import type { ProjectSession } from "../project/projectSession";
+import { projectNames } from "../provision/projectNames";
+import { ownerDefaultPrivileges } from "../project/ownerDefaultPrivileges";
 import type { Services } from "../services";
 import type { ActionRun, BranchRecord, RunStep } from "../store/branchStore";
 import type { ProjectRecord } from "../store/projectStore";
 import { applyMigrations, migrationsOf, type Migration } from "./branchMigrations";
 
-function onDatabase<T>(services: Services, project: ProjectRecord, work: Parameters<typeof withConnection<T>>[1]): Promise<T> {
-  return withConnection(services.servers.adminUrlFor(project.server, project.database_name), work);
+function onProject<T>(services: Services, project: ProjectRecord, access: ProjectAccess, work: (session: ProjectSession) => Promise<T>): Promise<T> {
+  return services.logins.run(project, access, services.workTimeoutMs, work);
 }
 
 /** Runs `work` as one action run of the branch: RUNNING, then EXITED with its log or DEAD with the failure. */
@@ -34,15 +38,15 @@ export async function reportedRun(services: Services, branch: BranchRecord, step
 
 /** Migrations of `from` whose versions `to` does not have, in version order, up to `upTo` when given. */
 async function missingMigrations(services: Services, from: ProjectRecord, to: ProjectRecord, upTo: string | undefined): Promise<Migration[]> {
-  const source = await onDatabase(services, from, migrationsOf);
-  const present = new Set((await onDatabase(services, to, migrationsOf)).map((m) => m.version));
+  const source = await onProject(services, from, "read_only", migrationsOf);
+  const present = new Set((await onProject(services, to, "read_only", migrationsOf)).map((m) => m.version));
   return source.filter((m) => !present.has(m.version) && (upTo === undefined || m.version <= upTo));
 }
 
 /** Why a `migration_version` cannot be used (`source`'s history lacks it); undefined when it can. */
 export async function unknownVersion(services: Services, source: ProjectRecord, version: string | undefined): Promise<string | undefined> {
   if (version === undefined) return undefined;
-  const versions = (await onDatabase(services, source, migrationsOf)).map((m) => m.version);
+  const versions = (await onProject(services, source, "read_only", migrationsOf)).map((m) => m.version);
   if (versions.includes(version)) return undefined;
   return `Migration version ${version} is not in the migration history of ${source.ref}${versions.length > 0 ? ` (it has ${versions.join(", ")})` : " (it has none)"}`;
 }
@@ -53,7 +57,7 @@ export async function replayMigrations(services: Services, from: ProjectRecord, 
     log.push(`no migrations to apply on ${to.ref}${upTo === undefined ? "" : ` up to ${upTo}`}`);
     return;
   }
-  await onDatabase(services, to, (sql) => applyMigrations(sql, to.owner_role, missing, log));
+  await onProject(services, to, "owner", (session) => applyMigrations(session, missing, log));
   // The data API reads the schema afresh on its next connection.
   await services.pools.changed(to.ref);
 }
@@ -62,20 +66,25 @@ export async function replayMigrations(services: Services, from: ProjectRecord, 
 export async function resetBranchDatabase(services: Services, parent: ProjectRecord, branchProject: ProjectRecord, log: string[], upTo?: string): Promise<void> {
   const names = projectNames(branchProject.ref);
   await services.pools.changed(branchProject.ref);
-  await withConnection(services.servers.get(branchProject.server).adminUrl, async (sql) => {
-    await sql.rows(dropDatabaseDdl(names));
-    await sql.rows(createDatabaseDdl(names, services.servers.templateDatabase));
-  });
-  await onDatabase(services, branchProject, (sql) => sql.rows(prepareDatabaseDdl(names)));
+  const server = services.door.server(branchProject.server);
+  await server.databases.drop(names.database);
+  await server.databases.create(names.database, names.owner, templateDatabase, services.limits.database);
+  await server.databases.grantAccess(names.database, { owner: names.owner, connect: [names.authenticator, names.ownerLogin, names.readOnly] });
+  await server.inside.grantPlatformUsage(names.database, names.owner);
+  await onProject(services, branchProject, "owner", (session) => session.run(ownerDefaultPrivileges(names.owner)));
   log.push(`database ${names.database} made again from the template`);
   await replayMigrations(services, parent, branchProject, log, upTo);
 }
 
 /** The SQL that makes `schemas` of the parent's database like the branch's (`@pgkit/migra`,
- * destructive statements included). */
+ * destructive statements included), read on both projects' read-only logins. */
 export async function schemaDiff(services: Services, parent: ProjectRecord, branch: ProjectRecord, schemas: string[]): Promise<string> {
-  const from = createClient(services.servers.adminUrlFor(parent.server, parent.database_name));
-  const to = createClient(services.servers.adminUrlFor(branch.server, branch.database_name));
+  const client = async (project: ProjectRecord) => {
+    const login = await services.logins.login(project, "read_only", services.workTimeoutMs);
+    return createClient(`${login.url}${login.url.includes("?") ? "&" : "?"}options=${encodeURIComponent(login.options)}`);
+  };
+  const from = await client(parent);
+  const to = await client(branch);
   try {
     let sql = "";
     for (const schema of schemas) sql += (await migra(from, to, { unsafe: true, schema })).sql;

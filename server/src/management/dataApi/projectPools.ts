@@ -89,7 +89,7 @@ export class ProjectPools {
   private async open(ref: string): Promise<ProjectEntry | undefined> {
     const project = await this.store.byRef(ref);
     if (!project) return undefined;
-    const url = this.servers.authenticatorUrl(project.server, project.database_name, project.authenticator_role, project.authenticator_password);
+    const url = this.servers.loginUrl(project.server, project.database_name, project.authenticator_role, project.authenticator_password);
     const tuning = await this.tune(ref);
     const { statementTimeoutMs, preparedStatements } = this.settings;
     const poolSize = tuning.poolSize ?? this.settings.poolSize;

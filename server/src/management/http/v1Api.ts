@@ -12,7 +12,7 @@ import type { Services } from "../services";
 import { bearerToken } from "../store/accessToken";
 import type { User } from "../store/userStore";
 import { sqlState } from "../platform/sql";
-import { ServerNotConfiguredError } from "../provision/projectServers";
+import { ServerNotConfiguredError } from "../door/superuserDoor";
 import { ApiError } from "./apiError";
 import { validatorCompiler } from "./validation";
 import { unreachable } from "../../../../src/util/invariant";

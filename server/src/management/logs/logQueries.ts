@@ -2,7 +2,7 @@
 // ticket that limits every log view to that project and range; and the usage counts the
 // platform computes from the same rows.
 import { randomBytes } from "node:crypto";
-import { sqlState } from "../platform/sql";
+import { sqlState, withConnection } from "../platform/sql";
 import type { LogsDatabase } from "./logsDatabase";
 import type { LogWriter } from "./logWriter";
 
@@ -35,20 +35,23 @@ export class LogQueries {
     const ticket = randomBytes(32).toString("hex");
     await this.db.writer.rows("insert into logs_internal.tickets (id, project_ref, starts, ends) values ($1, $2, $3, $4)", [ticket, ref, starts, ends]);
     try {
-      return await this.db.reader.session(async (session) => {
-        await session.rows("select set_config('logs.ticket', $1, false)", [ticket]);
-        try {
-          const body = sql.trim().replace(/;+\s*$/, "");
-          // The parameter makes it one statement over the extended protocol.
-          const rows = await session.rows(`select * from (${body}\n) as logs_query limit $1`, [maxRows]);
-          return { kind: "rows" as const, rows };
-        } catch (e) {
-          if (sqlState(e) === undefined) throw e;
-          return { kind: "refused" as const, message: `The logs query failed: ${(e as Error).message}` };
-        } finally {
-          await session.rows("select set_config('logs.ticket', '', false)").catch(() => {});
-        }
-      });
+      return await withConnection(
+        this.db.readerUrl,
+        async (session) => {
+          await session.rows("select pg_catalog.set_config('logs.ticket', $1, false)", [ticket]);
+          try {
+            const body = sql.trim().replace(/;+\s*$/, "");
+            // The parameter makes it one statement over the extended protocol.
+            const rows = await session.rows(`select * from (${body}\n) as logs_query limit $1`, [maxRows]);
+            return { kind: "rows" as const, rows };
+          } catch (e) {
+            // Its own session ended (a pg_terminate_backend of itself, say) is the query's failure too.
+            if (sqlState(e) === undefined) throw e;
+            return { kind: "refused" as const, message: `The logs query failed: ${(e as Error).message}` };
+          }
+        },
+        { applicationName: "pg_graphql_logs_reader" },
+      );
     } finally {
       await this.db.writer.rows("delete from logs_internal.tickets where id = $1 or created_at < now() - interval '1 hour'", [ticket]);
     }

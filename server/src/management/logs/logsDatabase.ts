@@ -10,9 +10,23 @@ import { logSources, logsMigrations } from "./logsSchema";
 
 export interface LogsDatabase {
   writer: SqlPool;
-  reader: SqlPool;
+  /** The reader role's URL: each query gets a session of its own, so nothing one tenant's query
+   * sets or leaves (settings, locks, a failed state) meets the next. */
+  readerUrl: string;
   close(): Promise<void>;
 }
+
+// Every tenant's logs query runs as the one reader role: what PUBLIC may do to other sessions
+// of the same role (see their query text, cancel or end them) is taken back in this database.
+const signalsAndActivity = [
+  "function pg_catalog.pg_terminate_backend(integer, bigint)",
+  "function pg_catalog.pg_cancel_backend(integer)",
+  "function pg_catalog.pg_stat_get_activity(integer)",
+  "function pg_catalog.pg_stat_get_backend_activity(integer)",
+  "function pg_catalog.pg_stat_get_backend_activity_start(integer)",
+  "function pg_catalog.pg_stat_get_backend_client_addr(integer)",
+  "table pg_catalog.pg_stat_activity",
+];
 
 // Arbitrary constant naming the lock under which the reader role is set up.
 const readerLock = 7_301_401;
@@ -33,6 +47,7 @@ async function ensureReader(sql: Sql, database: string, role: string): Promise<s
   await sql.rows(format("grant usage on schema logs to %I", role));
   await sql.rows(format("grant execute on function logs.ticket() to %I", role));
   for (const source of logSources) await sql.rows(format("grant select on logs.%I to %I", source, role));
+  for (const object of signalsAndActivity) await sql.rows(`revoke all on ${object} from public`);
   return password;
 }
 
@@ -45,12 +60,10 @@ export async function openLogsDatabase(platformUrl: string): Promise<LogsDatabas
     await migrate(writer, logsMigrations);
     const role = `${database}_reader`;
     const password = await writer.transaction((tx) => ensureReader(tx, database, role));
-    const reader = new SqlPool(withUser(url, role, password), 4, "pg_graphql_logs_reader");
     return {
       writer,
-      reader,
+      readerUrl: withUser(url, role, password),
       async close() {
-        await reader.end();
         await writer.end();
       },
     };

@@ -11,7 +11,8 @@ export interface Sql {
   one<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R | undefined>;
 }
 
-function over(client: pg.Pool | pg.PoolClient | pg.Client): Sql {
+/** The `Sql` of a pool, a pooled client or a client. */
+export function sqlOn(client: pg.Pool | pg.PoolClient | pg.Client): Sql {
   return {
     async rows<R extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
       return (await client.query<R>(text, values)).rows;
@@ -28,15 +29,23 @@ export function sqlState(error: unknown): string | undefined {
   return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }
 
+/** Whether the error ended the connection it came from (no SQLSTATE: a socket error). */
+export function connectionLost(error: unknown): boolean {
+  const state = sqlState(error);
+  return state === undefined || state.startsWith("08") || state.startsWith("57P");
+}
+
 export class SqlPool implements Sql {
   readonly pool: pg.Pool;
   private readonly sql: Sql;
 
   constructor(connectionString: string, max: number, applicationName = "pg_graphql_platform") {
     this.pool = new pg.Pool({ connectionString, max, application_name: applicationName });
-    // An idle client losing its backend must not crash the server; the pool replaces it.
+    // A client losing its backend (idle or in use: a restart, a pg_terminate_backend) must not
+    // end the process: the pool drops it, and the work in progress gets the error.
     this.pool.on("error", () => {});
-    this.sql = over(this.pool);
+    this.pool.on("connect", (client) => client.on("error", () => {}));
+    this.sql = sqlOn(this.pool);
   }
 
   rows<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R[]> {
@@ -64,7 +73,7 @@ export class SqlPool implements Sql {
 
   /** Runs `work` on one connection held throughout (for session-level advisory locks). */
   session<T>(work: (session: Sql) => Promise<T>): Promise<T> {
-    return this.withClient((client) => work(over(client)));
+    return this.withClient((client) => work(sqlOn(client)));
   }
 
   /** Loads `data`, rows in COPY's text format, with one `COPY ... FROM STDIN` statement. */
@@ -82,7 +91,7 @@ export class SqlPool implements Sql {
     try {
       return await work(client);
     } catch (e) {
-      broken = sqlState(e) === undefined;
+      broken = connectionLost(e);
       throw e;
     } finally {
       client.release(broken);
@@ -99,14 +108,14 @@ export class SqlPool implements Sql {
 export async function withConnection<T>(
   connectionString: string,
   work: (sql: Sql) => Promise<T>,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; applicationName?: string } = {},
 ): Promise<T> {
   const limits = options.timeoutMs === undefined ? {} : { connectionTimeoutMillis: options.timeoutMs, statement_timeout: options.timeoutMs };
-  const client = new pg.Client({ connectionString, application_name: "pg_graphql_platform", ...limits });
+  const client = new pg.Client({ connectionString, application_name: options.applicationName ?? "pg_graphql_platform", ...limits });
   client.on("error", () => {});
   await client.connect();
   try {
-    return await work(over(client));
+    return await work(sqlOn(client));
   } finally {
     await client.end().catch(() => {});
   }

@@ -1,15 +1,17 @@
 // Project stage: a project record → the connection URLs the platform uses inside the project's
 // database: `owner` (a login without privileges of its own that starts every session as the
 // project's owner role, so RESET ROLE stays the owner) and `read_only` (reads every table, RLS
-// bypassed, owns nothing and may write nothing). Made on first use, for old projects too.
+// bypassed, owns nothing and may write nothing). Made on first use, for old projects too,
+// through the door; the migration history is handed to the owner then (branches made before
+// their replays ran as the owner had it owned by the platform).
 import { randomBytes } from "node:crypto";
-import format from "pg-format";
-import { withUser } from "../platform/connectionUrl";
-import { sqlState, withConnection, type Sql } from "../platform/sql";
-import { projectNames } from "../provision/projectDdl";
+import type { SuperuserDoor } from "../door/superuserDoor";
+import type { Sql } from "../platform/sql";
+import { projectNames } from "../provision/projectNames";
 import type { ProjectServers } from "../provision/projectServers";
 import { scramVerifier } from "../provision/scramVerifier";
 import type { ProjectRecord } from "../store/projectStore";
+import { withProjectSession, type ProjectSession } from "./projectSession";
 
 export type ProjectAccess = "owner" | "read_only";
 
@@ -27,33 +29,9 @@ export interface ProjectLogin {
   options: string;
 }
 
-function rolesDdl(project: ProjectRecord, row: LoginRow): string[][] {
-  const common = "login nosuperuser nocreatedb nocreaterole noreplication";
-  return [
-    [
-      // NOINHERIT: the login itself holds nothing; it may only become the owner.
-      format(`create role %I ${common} noinherit nobypassrls password %L`, row.owner_login, scramVerifier(row.owner_password)),
-      format("alter role %I with password %L", row.owner_login, scramVerifier(row.owner_password)),
-    ],
-    [
-      format(`create role %I ${common} inherit bypassrls password %L`, row.read_only_login, scramVerifier(row.read_only_password)),
-      format("alter role %I with password %L", row.read_only_login, scramVerifier(row.read_only_password)),
-    ],
-    [format("grant %I to %I", project.owner_role, row.owner_login)],
-    [format("grant pg_read_all_data to %I", row.read_only_login)],
-    // A default the session can change; the privileges above are what a session cannot.
-    [format("alter role %I set default_transaction_read_only = on", row.read_only_login)],
-    [format("grant connect on database %I to %I, %I", project.database_name, row.owner_login, row.read_only_login)],
-  ];
-}
-
-async function createOrAlter(sql: Sql, [create, alter]: string[]): Promise<void> {
-  try {
-    await sql.rows(create!);
-  } catch (e) {
-    if (sqlState(e) !== "42710" || alter === undefined) throw e;
-    await sql.rows(alter);
-  }
+export interface LoginOptions {
+  /** Another database of the project than its own (a restore's new database). */
+  database?: string;
 }
 
 export class ProjectLogins {
@@ -62,23 +40,34 @@ export class ProjectLogins {
   constructor(
     private readonly platform: Sql,
     private readonly servers: ProjectServers,
+    private readonly door: SuperuserDoor,
   ) {}
 
   /** The URL and startup options of a connection to the project's database with this access. */
-  async login(project: ProjectRecord, access: ProjectAccess, statementTimeoutMs: number): Promise<ProjectLogin> {
+  async login(project: ProjectRecord, access: ProjectAccess, statementTimeoutMs: number, options: LoginOptions = {}): Promise<ProjectLogin> {
     const row = await this.ensure(project);
-    const base = this.servers.adminUrlFor(project.server, project.database_name);
+    const database = options.database ?? project.database_name;
     const timeout = `-c statement_timeout=${statementTimeoutMs} -c idle_in_transaction_session_timeout=${Math.max(statementTimeoutMs, 60_000)}`;
     switch (access) {
       case "owner":
-        return { url: withUser(base, row.owner_login, row.owner_password), options: `-c role=${project.owner_role} ${timeout}` };
+        return { url: this.servers.loginUrl(project.server, database, row.owner_login, row.owner_password), options: `-c role=${project.owner_role} ${timeout}` };
       case "read_only":
-        return { url: withUser(base, row.read_only_login, row.read_only_password), options: `-c default_transaction_read_only=on ${timeout}` };
+        return { url: this.servers.loginUrl(project.server, database, row.read_only_login, row.read_only_password), options: `-c default_transaction_read_only=on ${timeout}` };
       default: {
         const never: never = access;
         throw new Error(`unknown access ${String(never)}`);
       }
     }
+  }
+
+  /** Runs `work` on a new session of the login (see withProjectSession). */
+  async run<T>(project: ProjectRecord, access: ProjectAccess, timeoutMs: number, work: (session: ProjectSession) => Promise<T>, options: LoginOptions = {}): Promise<T> {
+    return withProjectSession(await this.login(project, access, timeoutMs, options), timeoutMs, work);
+  }
+
+  /** Makes the logins match again on next use (after their database was replaced). */
+  forget(ref: string): void {
+    this.made.delete(ref);
   }
 
   private ensure(project: ProjectRecord): Promise<LoginRow> {
@@ -103,9 +92,16 @@ export class ProjectLogins {
       "select owner_login, owner_password, read_only_login, read_only_password from platform.project_logins where ref = $1",
       [project.ref],
     ))!;
-    await withConnection(this.servers.get(project.server).adminUrl, async (sql) => {
-      for (const statements of rolesDdl(project, row)) await createOrAlter(sql, statements);
+    const server = this.door.server(project.server);
+    await server.roles.ensurePlatformLogins({
+      owner: project.owner_role,
+      ownerLogin: row.owner_login,
+      ownerLoginVerifier: scramVerifier(row.owner_password),
+      readOnly: row.read_only_login,
+      readOnlyVerifier: scramVerifier(row.read_only_password),
+      database: project.database_name,
     });
+    await server.inside.handHistoryTo(project.database_name, project.owner_role);
     return row;
   }
 }

@@ -1,33 +1,36 @@
-// Provision stage: the configured project servers (superuser URLs) → each one's key (host:port,
-// what a project records), its admin URLs, its version, and the server a new project goes to.
-import { serverKey, withDatabase, withUser } from "../platform/connectionUrl";
-import { withConnection } from "../platform/sql";
-import { ensureTemplate, templateDatabase } from "./template";
+// Provision stage: the configured project servers → each one's key (host:port, what a project
+// records), its version, the server a new project goes to, and the URLs of logins into its
+// databases. Superuser URLs stay in the door: the URLs here carry no credentials but the ones a
+// caller gives.
+import { withDatabase, withUser } from "../platform/connectionUrl";
+import { ServerNotConfiguredError, type SuperuserDoor } from "../door/superuserDoor";
+import { templateDatabase } from "../door/projectTemplate";
 
 export interface ProjectServer {
   key: string;
-  adminUrl: string;
   /** PostgreSQL's server_version, shown as the project's database version. */
   version: string;
 }
 
-export class ServerNotConfiguredError extends Error {}
+interface Known extends ProjectServer {
+  /** The server's URL with a placeholder user and no password. */
+  base: string;
+}
 
 export class ProjectServers {
-  private readonly byKey = new Map<string, ProjectServer>();
+  private readonly byKey = new Map<string, Known>();
 
-  private constructor(servers: ProjectServer[]) {
+  private constructor(servers: Known[]) {
     for (const s of servers) this.byKey.set(s.key, s);
   }
 
-  /** Connects to each server, prepares its template database, and reads its version. */
-  static async open(urls: string[]): Promise<ProjectServers> {
-    const servers: ProjectServer[] = [];
-    for (const url of urls) {
-      const adminUrl = withDatabase(url, "postgres");
-      await ensureTemplate(adminUrl);
-      const version = await withConnection(adminUrl, async (sql) => (await sql.one<{ v: string }>("select current_setting('server_version') as v"))!.v);
-      servers.push({ key: serverKey(url), adminUrl, version });
+  /** Prepares each server's template through the door, and reads its version. */
+  static async open(door: SuperuserDoor): Promise<ProjectServers> {
+    const servers: Known[] = [];
+    for (const key of door.keys) {
+      const server = door.server(key);
+      await server.prepareTemplate();
+      servers.push({ key, version: await server.settings.version(), base: server.baseUrl });
     }
     return new ProjectServers(servers);
   }
@@ -38,9 +41,7 @@ export class ProjectServers {
   }
 
   get(key: string): ProjectServer {
-    const server = this.byKey.get(key);
-    if (!server) throw new ServerNotConfiguredError(`the project server ${key} is not configured`);
-    return server;
+    return this.known(key);
   }
 
   /** The server with the fewest projects (the first configured one on a tie). */
@@ -52,17 +53,18 @@ export class ProjectServers {
     return best!;
   }
 
-  /** A superuser URL for a database on the server. */
-  adminUrlFor(key: string, database: string): string {
-    return withDatabase(this.get(key).adminUrl, database);
-  }
-
-  /** The URL the data API uses: the project's database as its authenticator role. */
-  authenticatorUrl(key: string, database: string, role: string, password: string): string {
-    return withUser(this.adminUrlFor(key, database), role, password);
+  /** The URL of a login into a database on the server. */
+  loginUrl(key: string, database: string, user: string, password: string): string {
+    return withUser(withDatabase(this.known(key).base, database), user, password);
   }
 
   get templateDatabase(): string {
     return templateDatabase;
+  }
+
+  private known(key: string): Known {
+    const server = this.byKey.get(key);
+    if (!server) throw new ServerNotConfiguredError(`the project server ${key} is not configured`);
+    return server;
   }
 }

@@ -4,23 +4,17 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import { ApiError } from "../http/apiError";
-import { sqlState, withConnection, type Sql, type SqlPool } from "../platform/sql";
+import type { SuperuserDoor } from "../door/superuserDoor";
+import type { SqlPool } from "../platform/sql";
 import { randomRef } from "../store/randomRef";
 import type { ProjectRecord, ProjectStore } from "../store/projectStore";
-import {
-  createDatabaseDdl,
-  createRolesDdl,
-  dropDatabaseDdl,
-  dropRolesDdl,
-  prepareDatabaseDdl,
-  projectNames,
-  type ProjectNames,
-  setConnectionsDdl,
-} from "./projectDdl";
+import type { ProjectLogins } from "../project/projectLogins";
+import { ownerDefaultPrivileges } from "../project/ownerDefaultPrivileges";
+import { projectNames } from "./projectNames";
 import type { ProjectServers } from "./projectServers";
 import { scramVerifier } from "./scramVerifier";
-import { transferOwnershipSql } from "../branches/branchDdl";
-import { copyByDump } from "../branches/copyByDump";
+import { copyByDump, copyDatabase, handOver, type BranchCopyDeps } from "../branches/branchCopy";
+import type { ConnectionLimits } from "./connectionLimits";
 
 export type ProvisionStep = "recorded" | "roles" | "database" | "prepared";
 
@@ -30,6 +24,9 @@ export interface ProvisionerOptions {
   /** Called before a project's database is closed or dropped, so pools to it end first. */
   release: (ref: string) => Promise<void>;
   log: FastifyBaseLogger;
+  limits: ConnectionLimits;
+  /** Statement timeout of the platform's own work in a project database (copies, restores). */
+  workTimeoutMs: number;
 }
 
 export interface NewProjectInput {
@@ -49,6 +46,8 @@ export class Provisioner {
     private readonly platform: SqlPool,
     private readonly store: ProjectStore,
     private readonly servers: ProjectServers,
+    private readonly door: SuperuserDoor,
+    private readonly logins: ProjectLogins,
     private readonly options: ProvisionerOptions,
   ) {}
 
@@ -97,47 +96,47 @@ export class Provisioner {
   private async build(record: ProjectRecord, dbPass: string, copyOf: ProjectRecord | undefined): Promise<void> {
     const checkpoint = this.options.checkpoint ?? (async () => {});
     const names = projectNames(record.ref);
-    const adminUrl = this.servers.get(record.server).adminUrl;
-    let copied = false;
+    const server = this.door.server(record.server);
+    const { limits } = this.options;
     await checkpoint("recorded", record.ref);
-    await withConnection(adminUrl, async (sql) => {
-      for (const ddl of createRolesDdl(names, scramVerifier(dbPass), scramVerifier(record.authenticator_password))) await sql.rows(ddl);
-      await checkpoint("roles", record.ref);
-      if (copyOf) await this.options.release(copyOf.ref);
-      copied = copyOf !== undefined && (await this.createCopy(sql, names, copyOf));
-      if (!copied) await sql.rows(createDatabaseDdl(names, this.servers.templateDatabase));
+    await server.roles.createProjectRoles({
+      owner: names.owner,
+      ownerVerifier: scramVerifier(dbPass),
+      authenticator: names.authenticator,
+      authenticatorVerifier: scramVerifier(record.authenticator_password),
+      ownerConnectionLimit: limits.tenantRole,
     });
+    await checkpoint("roles", record.ref);
+    if (copyOf) await this.options.release(copyOf.ref);
+    const copied = copyOf !== undefined && (await copyDatabase(server, copyOf, record, limits.database));
+    if (!copied) await server.databases.create(names.database, names.owner, this.servers.templateDatabase, limits.database);
     await checkpoint("database", record.ref);
-    const url = this.servers.adminUrlFor(record.server, names.database);
-    await withConnection(url, async (sql) => {
-      await sql.rows(prepareDatabaseDdl(names));
-      if (copied) await sql.rows(transferOwnershipSql(copyOf!.owner_role, names.owner));
-    });
-    if (copyOf && !copied) {
-      await copyByDump(this.servers.adminUrlFor(copyOf.server, copyOf.database_name), url, names.owner, (line) => this.options.log.info({ ref: record.ref }, line));
+    await server.databases.grantAccess(names.database, { owner: names.owner, connect: [names.authenticator, names.ownerLogin, names.readOnly] });
+    await server.inside.grantPlatformUsage(names.database, names.owner);
+    if (copyOf) {
+      const deps: BranchCopyDeps = {
+        door: server,
+        servers: this.servers,
+        logins: this.logins,
+        timeoutMs: this.options.workTimeoutMs,
+        log: (line) => this.options.log.info({ ref: record.ref }, line),
+      };
+      if (!copied) await copyByDump(deps, copyOf, record);
+      await handOver(deps, copyOf, record);
+    } else {
+      await this.logins.run(record, "owner", this.options.workTimeoutMs, (session) => session.run(ownerDefaultPrivileges(names.owner)));
     }
     await checkpoint("prepared", record.ref);
-  }
-
-  /** A copy of the parent's database as a template; false when other sessions hold it open. */
-  private async createCopy(sql: Sql, names: ProjectNames, parent: ProjectRecord): Promise<boolean> {
-    try {
-      await sql.rows(createDatabaseDdl(names, parent.database_name));
-      return true;
-    } catch (e) {
-      if (sqlState(e) === "55006") return false;
-      throw e;
-    }
   }
 
   /** Removes every trace of a project: its database, its roles, its record. */
   private async undo(record: ProjectRecord): Promise<void> {
     const names = projectNames(record.ref);
     await this.options.release(record.ref);
-    await withConnection(this.servers.get(record.server).adminUrl, async (sql) => {
-      await sql.rows(dropDatabaseDdl(names));
-      for (const ddl of dropRolesDdl(names)) await sql.rows(ddl);
-    });
+    const server = this.door.server(record.server);
+    await server.databases.drop(names.database);
+    await server.roles.dropRoles(projectRoles(record.ref));
+    this.logins.forget(record.ref);
     await this.store.remove(record.ref);
   }
 
@@ -164,12 +163,9 @@ export class Provisioner {
       if (record.status !== "ACTIVE_HEALTHY") throw new ApiError(400, `Project ${ref} cannot be paused: its status is ${record.status}`);
       await this.options.release(ref);
       // The database is closed first: when its server cannot be reached, nothing has changed.
-      await withConnection(this.servers.get(record.server).adminUrl, async (sql) => {
-        await sql.rows(setConnectionsDdl(projectNames(ref), false));
-        await sql.rows("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [
-          record.database_name,
-        ]);
-      });
+      const databases = this.door.server(record.server).databases;
+      await databases.setAllowConnections(record.database_name, false);
+      await databases.endSessions(record.database_name);
       await this.store.setStatus(ref, "INACTIVE");
     });
   }
@@ -178,7 +174,7 @@ export class Provisioner {
     await this.locked(ref, async () => {
       const record = await this.current(ref);
       if (record.status !== "INACTIVE") throw new ApiError(400, `Project ${ref} cannot be restored: it is not paused (status ${record.status})`);
-      await withConnection(this.servers.get(record.server).adminUrl, (sql) => sql.rows(setConnectionsDdl(projectNames(ref), true)));
+      await this.door.server(record.server).databases.setAllowConnections(record.database_name, true);
       await this.store.setStatus(ref, "ACTIVE_HEALTHY");
     });
   }
@@ -187,6 +183,21 @@ export class Provisioner {
     const record = await this.store.byRef(ref);
     if (!record) throw new ApiError(404, `Project ${ref} no longer exists`);
     return record;
+  }
+
+  /** Gives every project's owner role and database the configured connection limits (projects
+   * made before the limits, or under other ones). */
+  async applyLimits(): Promise<void> {
+    const byServer = new Map<string, ProjectRecord[]>();
+    for (const record of await this.store.withStatus(["ACTIVE_HEALTHY", "INACTIVE"])) {
+      byServer.set(record.server, [...(byServer.get(record.server) ?? []), record]);
+    }
+    for (const [key, records] of byServer) {
+      if (!this.servers.find(key)) continue;
+      const server = this.door.server(key);
+      await server.roles.setConnectionLimit(records.map((r) => r.owner_role), this.options.limits.tenantRole);
+      await server.databases.setConnectionLimit(records.map((r) => r.database_name), this.options.limits.database);
+    }
   }
 
   /** Finishes creates and deletes left half done by a process that died (their lock is free). */
@@ -207,4 +218,10 @@ export class Provisioner {
     }
     return finished;
   }
+}
+
+/** Every role a project may have on its server, its temporary work login included. */
+export function projectRoles(ref: string): string[] {
+  const names = projectNames(ref);
+  return [`${ref}_handover`, names.readOnly, names.ownerLogin, names.authenticator, names.owner];
 }

@@ -91,13 +91,25 @@ function dial(target: RouteTarget): Socket {
   return target.host.startsWith("/") ? connect(`${target.host}/.s.PGSQL.${target.port}`) : connect(target.port, target.host);
 }
 
+/** Sessions the router passes to one project, and to all projects together. */
+export interface RouterCaps {
+  perProject: number;
+  total: number;
+}
+
 export class DatabaseRouter {
   private readonly server: Server;
   /** Backend key (pid:secret) → the target that session runs on, for cancel requests. */
   private readonly sessions = new Map<string, RouteTarget>();
   private readonly open = new Set<Socket>();
+  /** Routed sessions per project ref. */
+  private readonly routed = new Map<string, number>();
+  private routedTotal = 0;
 
-  constructor(private readonly resolve: ResolveProject) {
+  constructor(
+    private readonly resolve: ResolveProject,
+    private readonly caps: RouterCaps = { perProject: 20, total: 200 },
+  ) {
     this.server = createServer((client) => {
       this.open.add(client);
       client.on("close", () => this.open.delete(client));
@@ -159,6 +171,24 @@ export class DatabaseRouter {
     if (!target || !role.startsWith(`${ref}_`)) {
       return void client.end(errorResponse("28000", `no project "${ref}" with a role "${role}"`));
     }
+    // One tenant cannot take the server's connections from the others (PostgreSQL also caps
+    // each tenant login and each project database).
+    if (client.destroyed) return;
+    const held = this.routed.get(ref) ?? 0;
+    if (held >= this.caps.perProject) {
+      return void client.end(errorResponse("53300", `too many connections for project "${ref}": the router passes at most ${this.caps.perProject} at a time`));
+    }
+    if (this.routedTotal >= this.caps.total) {
+      return void client.end(errorResponse("53300", `too many connections: the router passes at most ${this.caps.total} at a time`));
+    }
+    this.routed.set(ref, held + 1);
+    this.routedTotal += 1;
+    client.once("close", () => {
+      const left = (this.routed.get(ref) ?? 1) - 1;
+      if (left > 0) this.routed.set(ref, left);
+      else this.routed.delete(ref);
+      this.routedTotal -= 1;
+    });
     params.set("user", role);
     params.set("database", target.database);
     const server = dial(target);

@@ -1,7 +1,6 @@
 // Routes (Management API): the caller's access to an organization or a project. Unknown ones
 // and other users' ones answer the same 403, so refs and slugs cannot be probed.
 import { forbidden } from "../http/apiError";
-import { withConnection, type Sql } from "../platform/sql";
 import type { Organization } from "../store/organizationStore";
 import type { ProjectRecord } from "../store/projectStore";
 import type { Call } from "./operation";
@@ -19,16 +18,6 @@ export async function requireProject(call: Call): Promise<ProjectRecord> {
   if (!project || project.status === "GOING_DOWN") throw forbidden();
   if (!grantReaches(call, project.organization_slug)) throw forbidden();
   return project;
-}
-
-/** Runs `work` on a superuser connection to the project's own database on its server. */
-export function withProjectDatabase<T>(
-  call: Call,
-  project: ProjectRecord,
-  work: (sql: Sql) => Promise<T>,
-  options: { timeoutMs?: number } = {},
-): Promise<T> {
-  return withConnection(call.services.servers.adminUrlFor(project.server, project.database_name), work, options);
 }
 
 /** Whether the caller's credential reaches this organization (an OAuth grant names one). */

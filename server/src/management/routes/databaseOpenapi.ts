@@ -3,7 +3,7 @@
 // project's GraphQL endpoint and whose definitions are the schema's tables and views, read from
 // the project database's catalog now.
 import { ApiError } from "../http/apiError";
-import { requireProject, withProjectDatabase } from "./access";
+import { requireProject } from "./access";
 import { ok, type ApiArea } from "./operation";
 
 interface ColumnRow {
@@ -18,14 +18,14 @@ interface ColumnRow {
 
 // One row per column (a relation without columns comes once, with null column fields).
 const catalogQuery = `
-  select c.relname as relation, obj_description(c.oid, 'pg_class') as relation_comment,
-         a.attname as column_name, format_type(a.atttypid, a.atttypmod) as pg_type, t.typcategory as category,
+  select c.relname as relation, pg_catalog.obj_description(c.oid, 'pg_class') as relation_comment,
+         a.attname as column_name, pg_catalog.format_type(a.atttypid, a.atttypmod) as pg_type, t.typcategory as category,
          a.attnotnull and not a.atthasdef and a.attidentity = '' and a.attgenerated = '' as required,
-         col_description(c.oid, a.attnum) as comment
-    from pg_class c
-    join pg_namespace n on n.oid = c.relnamespace
-    left join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
-    left join pg_type t on t.oid = a.atttypid
+         pg_catalog.col_description(c.oid, a.attnum) as comment
+    from pg_catalog.pg_class c
+    join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+    left join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+    left join pg_catalog.pg_type t on t.oid = a.atttypid
    where n.nspname = $1 and c.relkind in ('r', 'p', 'v', 'm', 'f')
    order by c.relname, a.attnum`;
 
@@ -67,9 +67,10 @@ export const databaseOpenapiArea: ApiArea = {
   "v1-get-database-openapi": async (call) => {
     const project = await requireProject(call);
     const schema = (call.query as { schema?: string }).schema ?? "public";
-    const rows = await withProjectDatabase(call, project, async (sql) => {
-      if (!(await sql.one("select 1 from pg_namespace where nspname = $1", [schema]))) return undefined;
-      return sql.rows<ColumnRow>(catalogQuery, [schema]);
+    // The tenant's own table list: read on the platform's read-only login, as the tenant.
+    const rows = await call.services.logins.run(project, "read_only", call.services.pools.settings.statementTimeoutMs, async (session) => {
+      if ((await session.run("select 1 from pg_catalog.pg_namespace where nspname = $1", [schema])).length === 0) return undefined;
+      return session.run<ColumnRow>(catalogQuery, [schema]);
     });
     if (!rows) throw new ApiError(400, `The project database has no schema "${schema}"`);
     return ok({

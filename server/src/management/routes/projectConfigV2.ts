@@ -8,7 +8,7 @@ import { authConfigArea } from "./authConfig";
 import { projectNetworkArea, projectSslArea } from "./projectNetwork";
 import { projectSettingsArea } from "./projectSettings";
 import { serviceSettingsArea } from "./serviceSettings";
-import { requireProject, withProjectDatabase } from "./access";
+import { requireProject } from "./access";
 
 const body = async (handler: OperationHandler | undefined, call: Call): Promise<any> => ((await handler!(call)) as Answer).body;
 
@@ -33,7 +33,7 @@ function storageView(storage: any) {
 export const projectConfigV2Area: ApiArea = {
   "v2-get-project-config": async (call) => {
     const project = await requireProject(call);
-    const version = await withProjectDatabase(call, project, (sql) => sql.one<{ major: number }>("select current_setting('server_version_num')::int / 10000 as major"));
+    const major = Number(call.services.servers.get(project.server).version.split(/[.\s]/)[0]);
     const network = await body(projectNetworkArea["v1-get-network-restrictions"], call);
     const postgrest = await body(projectSettingsArea["v1-get-postgrest-service-config"], call);
     const realtime = await body(serviceSettingsArea["v1-get-realtime-config"], call);
@@ -43,7 +43,7 @@ export const projectConfigV2Area: ApiArea = {
         id: project.ref,
         attributes: {
           database: {
-            major_version: version!.major,
+            major_version: major,
             ssl_enforced: (await body(projectSslArea["v1-get-ssl-enforcement-config"], call)).currentConfig.database,
             network_restrictions: {
               entitlement: network.entitlement,

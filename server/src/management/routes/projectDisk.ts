@@ -3,7 +3,7 @@
 // but nothing is resized: the database lives on its server's file system, shared with others.
 import { ApiError } from "../http/apiError";
 import { ServiceSettingsStore } from "../settings/serviceSettingsStore";
-import { requireProject, withProjectDatabase } from "./access";
+import { requireProject } from "./access";
 import { ok, type ApiArea, type Call } from "./operation";
 import type { ProjectRecord } from "../store/projectStore";
 
@@ -39,8 +39,7 @@ function refusal(a: DiskAttributes): string | undefined {
 const disk = (call: Call, project: ProjectRecord) => new ServiceSettingsStore(call.services.platform).get(project.ref, "disk", defaults);
 
 async function usedBytes(call: Call, project: ProjectRecord): Promise<number> {
-  const row = await withProjectDatabase(call, project, (sql) => sql.one<{ bytes: string }>("select pg_database_size(current_database())::text as bytes"));
-  return Number(row!.bytes);
+  return call.services.door.server(project.server).databases.bytes(project.database_name);
 }
 
 export const projectDiskArea: ApiArea = {

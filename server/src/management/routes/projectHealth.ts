@@ -3,7 +3,7 @@
 // owner role's right to log in, each within `timeout_ms`. Services this server does not run are
 // reported unhealthy with an error saying so, never as healthy.
 import { unreachable } from "../../../../src/util/invariant";
-import { requireProject, withProjectDatabase } from "./access";
+import { requireProject } from "./access";
 import { ok, type ApiArea, type Call } from "./operation";
 import type { ProjectRecord } from "../store/projectStore";
 
@@ -37,17 +37,16 @@ async function probe(call: Call, project: ProjectRecord, name: ServiceName, time
   if (project.status !== "ACTIVE_HEALTHY") return unhealthy(name, `the project is ${project.status === "INACTIVE" ? "paused" : project.status}`);
   try {
     switch (name) {
-      case "db":
-        await withProjectDatabase(call, project, (sql) => sql.rows("select 1"), { timeoutMs });
+      case "db": {
+        // A session of the platform's read-only login: the database answers, as the tenant's.
+        const limit = timeoutMs ?? call.services.pools.settings.statementTimeoutMs;
+        await withinTime(call.services.logins.run(project, "read_only", limit, (session) => session.run("select 1")), timeoutMs);
         return { name, healthy: true, status: "ACTIVE_HEALTHY" };
+      }
       case "db_postgres_user": {
-        const row = await withProjectDatabase(call, project, (sql) =>
-          sql.one<{ ok: boolean }>("select rolcanlogin and has_database_privilege(rolname, current_database(), 'connect') as ok from pg_roles where rolname = $1", [
-            project.owner_role,
-          ]),
-          { timeoutMs },
-        );
-        return row?.ok ? { name, healthy: true, status: "ACTIVE_HEALTHY" } : unhealthy(name, "the project's owner role cannot log in");
+        // Read from the server's shared catalog, not from the tenant's database.
+        const can = await withinTime(call.services.door.server(project.server).roles.canLogIn(project.owner_role, project.database_name), timeoutMs);
+        return can ? { name, healthy: true, status: "ACTIVE_HEALTHY" } : unhealthy(name, "the project's owner role cannot log in");
       }
       case "rest": {
         const entry = await call.services.pools.get(project.ref);

@@ -7,7 +7,7 @@ import { isIP } from "node:net";
 import { ApiError } from "../http/apiError";
 import { checkCidrs, clientAddress, type AllowedNetworks, type RestrictionsRow } from "../settings/networkRestrictions";
 import type { ProjectRecord } from "../store/projectStore";
-import { requireProject, withProjectDatabase } from "./access";
+import { requireProject } from "./access";
 import type { ApiArea, Answer, Call } from "./operation";
 
 interface CidrLists {
@@ -34,12 +34,12 @@ function v2Shape(row: RestrictionsRow) {
 
 /** Checks, stores and enforces the networks; answers the stored row and how the database took it. */
 async function enforce(call: Call, project: ProjectRecord, requested: AllowedNetworks): Promise<{ row: RestrictionsRow; database: string }> {
-  const { restrictions, pools, servers } = call.services;
-  const networks = await withProjectDatabase(call, project, (sql) => checkCidrs(sql, requested));
+  const { restrictions, pools, door } = call.services;
+  const networks = checkCidrs(requested);
   await restrictions.store(project.ref, networks);
   await pools.changed(project.ref);
   const sslOnly = await call.services.databaseOptions.sslEnforced(project.ref);
-  const outcome = await applyHbaBlock(servers.get(project.server).adminUrl, project.database_name, { networks, sslOnly });
+  const outcome = await applyHbaBlock(door.server(project.server), project.database_name, { networks, sslOnly });
   if (outcome.kind === "notManaged") call.request.log.warn({ ref: project.ref, reason: outcome.reason }, "network restrictions not enforced by the database");
   await restrictions.markApplied(project.ref);
   return { row: await restrictions.get(project.ref), database: outcome.kind === "applied" ? "applied" : `not applied: ${outcome.reason}` };
@@ -68,7 +68,7 @@ export const projectNetworkArea: ApiArea = {
     const { add = {}, remove = {} } = call.body as { add?: CidrLists; remove?: CidrLists };
     const current = await call.services.restrictions.get(project.ref);
     // Removals compare canonical forms, so "10.0.0.0/8" removes what "10.0.0.0/8" added.
-    const removed = await withProjectDatabase(call, project, (sql) => checkCidrs(sql, { v4: remove.dbAllowedCidrs ?? [], v6: remove.dbAllowedCidrsV6 ?? [] }));
+    const removed = checkCidrs({ v4: remove.dbAllowedCidrs ?? [], v6: remove.dbAllowedCidrsV6 ?? [] });
     const next = {
       v4: [...current.v4.filter((c) => !removed.v4.includes(c)), ...(add.dbAllowedCidrs ?? [])],
       v6: [...current.v6.filter((c) => !removed.v6.includes(c)), ...(add.dbAllowedCidrsV6 ?? [])],
@@ -111,14 +111,13 @@ export const projectSslArea: ApiArea = {
   "v1-update-ssl-enforcement-config": async (call) => {
     const project = await requireProject(call);
     const { database } = (call.body as { requestedConfig: { database: boolean } }).requestedConfig;
-    const { servers, restrictions, databaseOptions } = call.services;
-    const adminUrl = servers.get(project.server).adminUrl;
-    const ssl = await withProjectDatabase(call, project, (sql) => sql.one<{ on: boolean }>("select current_setting('ssl')::boolean as on"));
-    if (database && !ssl!.on) {
+    const { door, restrictions, databaseOptions } = call.services;
+    const server = door.server(project.server);
+    if (database && !(await server.settings.ssl())) {
       throw new ApiError(400, "This PostgreSQL server has SSL turned off (ssl = off): connections to it cannot be required to use SSL; nothing was changed");
     }
     await databaseOptions.setSslEnforced(project.ref, database);
-    const outcome = await applyHbaBlock(adminUrl, project.database_name, { networks: await restrictions.get(project.ref), sslOnly: database });
+    const outcome = await applyHbaBlock(server, project.database_name, { networks: await restrictions.get(project.ref), sslOnly: database });
     const body = { currentConfig: { database }, appliedSuccessfully: outcome.kind === "applied" };
     return answer(200, body, outcome.kind === "applied" ? "applied" : `not applied: ${outcome.reason}`);
   },

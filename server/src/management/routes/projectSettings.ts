@@ -1,36 +1,37 @@
 // Routes (Management API): a project's data API settings (`postgrest`), database settings,
 // read-only mode, database password, temporary login roles, connection pooler (the database
 // router when it runs, which does not pool) and pgsodium root key. The work is in ../settings; these only find the project.
-import format from "pg-format";
 import { ApiError } from "../http/apiError";
 import { databaseOf, serverKey } from "../platform/connectionUrl";
-import { withConnection } from "../platform/sql";
+import { sqlOn } from "../platform/sql";
+import type { ProjectAccess } from "../project/projectLogins";
 import { scramVerifier } from "../provision/scramVerifier";
 import { noRouterNote, poolerEntry, routerNote } from "../router/poolerEntry";
 import { readPostgresConfig, updatePostgresConfig, type PostgresConfigState, type PostgresConfigTarget } from "../settings/postgresConfig";
-import { readPostgrestConfig, updatePostgrestConfig, type PostgrestChanges } from "../settings/postgrestConfig";
+import { readPostgrestConfig, updatePostgrestConfig, type OnDatabase, type PostgrestChanges } from "../settings/postgrestConfig";
 import type { ProjectRecord } from "../store/projectStore";
-import { requireProject, withProjectDatabase } from "./access";
+import { requireProject } from "./access";
 import { ok, type Answer, type ApiArea, type Call } from "./operation";
 
 function configTarget(call: Call, project: ProjectRecord): PostgresConfigTarget {
-  const { servers, projects, config } = call.services;
-  const adminUrl = servers.get(project.server).adminUrl;
+  const { servers, projects, config, door } = call.services;
+  const server = door.server(project.server);
   return {
-    adminUrl,
-    databaseUrl: servers.adminUrlFor(project.server, project.database_name),
+    door: server,
     database: project.database_name,
     async soleTenant() {
       const counts = await projects.countByServer();
       if ((counts.get(project.server) ?? 0) !== 1) return false;
       const own = [project.database_name, "postgres", servers.templateDatabase];
       if (serverKey(config.platformDatabaseUrl) === project.server) own.push(databaseOf(config.platformDatabaseUrl));
-      const others = await withConnection(adminUrl, (sql) =>
-        sql.one<{ n: number }>("select count(*)::int as n from pg_database where not datistemplate and datname <> all($1)", [own]),
-      );
-      return others!.n === 0;
+      return (await server.databases.countOthers(own)) === 0;
     },
   };
+}
+
+/** Runs `work` on a session of the project's own login (its data API settings concern it alone). */
+function onProject(call: Call, project: ProjectRecord, access: ProjectAccess): OnDatabase {
+  return (work) => call.services.logins.run(project, access, call.services.pools.settings.statementTimeoutMs, (session) => work(sqlOn(session.client)));
 }
 
 /** The settings, naming in a header the ones written for the server's next start: the platform
@@ -47,10 +48,8 @@ const noPooler =
 /** pgsodium reads its root key once, at server start, through its getkey script: a key kept
  * here never reaches it, and nothing in the database is encrypted with it. */
 async function pgsodiumNote(call: Call, project: ProjectRecord): Promise<string> {
-  const row = await withProjectDatabase(call, project, (sql) =>
-    sql.one<{ available: boolean }>("select exists (select 1 from pg_available_extensions where name = 'pgsodium') as available"),
-  );
-  return row!.available
+  const available = (await call.services.door.server(project.server).settings.availableExtension("pgsodium")) !== undefined;
+  return available
     ? "stored only: pgsodium takes its root key from its getkey script at server start, not from this API"
     : "stored only: the pgsodium extension is not available on this server, so nothing is encrypted with this key";
 }
@@ -62,10 +61,8 @@ export const projectSettingsArea: ApiArea = {
     const project = await requireProject(call);
     const router = call.services.databaseRouter;
     if (!router) return { status: 200, body: [], headers: { "x-pooler": noRouterNote } };
-    const row = await withConnection(call.services.servers.get(project.server).adminUrl, (sql) =>
-      sql.one<{ scram: boolean }>("select coalesce(bool_or(rolpassword like 'SCRAM-SHA-256$%'), false) as scram from pg_authid where rolname = $1", [project.owner_role]),
-    );
-    return { status: 200, body: [poolerEntry(project, router, row!.scram)], headers: { "x-pooler": routerNote } };
+    const scram = await call.services.door.server(project.server).roles.usesScram(project.owner_role);
+    return { status: 200, body: [poolerEntry(project, router, scram)], headers: { "x-pooler": routerNote } };
   },
 
   "v1-update-pooler-config": async (call) => {
@@ -95,18 +92,18 @@ export const projectSettingsArea: ApiArea = {
 
   "v1-get-postgrest-service-config": async (call) => {
     const project = await requireProject(call);
-    return ok(await readPostgrestConfig(call.services.settings, project, (work) => withProjectDatabase(call, project, work)));
+    return ok(await readPostgrestConfig(call.services.settings, project, onProject(call, project, "read_only")));
   },
 
   "v1-update-postgrest-service-config": async (call) => {
     const project = await requireProject(call);
     const { settings, pools } = call.services;
-    return ok(await updatePostgrestConfig(settings, pools, project, (work) => withProjectDatabase(call, project, work), call.body as PostgrestChanges));
+    return ok(await updatePostgrestConfig(settings, pools, project, onProject(call, project, "owner"), call.body as PostgrestChanges));
   },
 
   "v1-get-postgres-config": async (call) => {
     const project = await requireProject(call);
-    return withRestartNote(await readPostgresConfig(configTarget(call, project).databaseUrl), false);
+    return withRestartNote(await readPostgresConfig(configTarget(call, project)), false);
   },
 
   "v1-update-postgres-config": async (call) => {
@@ -144,9 +141,7 @@ export const projectSettingsArea: ApiArea = {
   "v1-update-database-password": async (call) => {
     const project = await requireProject(call);
     const { password } = call.body as { password: string };
-    await withConnection(call.services.servers.get(project.server).adminUrl, (sql) =>
-      sql.rows(format("alter role %I password %L", project.owner_role, scramVerifier(password))),
-    );
+    await call.services.door.server(project.server).roles.setPassword(project.owner_role, scramVerifier(password));
     return ok({ message: `The password of the project's database role ${project.owner_role} was changed` });
   },
 };

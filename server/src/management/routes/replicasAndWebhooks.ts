@@ -3,7 +3,7 @@
 // projects share servers, so a per-project replica cannot be set up here: the answer says so.
 // Database webhooks need the pg_net extension; it is created when the server offers it.
 import { ApiError } from "../http/apiError";
-import { requireProject, withProjectDatabase } from "./access";
+import { requireProject } from "./access";
 import { ok, type ApiArea } from "./operation";
 
 const replicaRefusal =
@@ -24,12 +24,9 @@ export const replicasAndWebhooksArea: ApiArea = {
   "v1-enable-database-webhook": async (call) => {
     const project = await requireProject(call);
     if (project.status !== "ACTIVE_HEALTHY") throw new ApiError(400, "The project is not active: restore it first");
-    const installed = await withProjectDatabase(call, project, async (sql) => {
-      const available = await sql.one("select 1 from pg_available_extensions where name = 'pg_net'");
-      if (!available) return false;
-      await sql.rows("create extension if not exists pg_net");
-      return true;
-    });
+    const server = call.services.door.server(project.server);
+    const installed = (await server.settings.availableExtension("pg_net")) !== undefined;
+    if (installed) await server.inside.createExtension(project.database_name, "pg_net");
     if (!installed) {
       throw new ApiError(400, "Database webhooks need the pg_net extension (HTTP requests from triggers), which is not installed on this project's PostgreSQL server; install it there (e.g. the postgresql-15-pg-net package) and call this again");
     }

@@ -4,16 +4,21 @@
 import { ApiError } from "../http/apiError";
 import { extensionVersions, upgradeExtension } from "../upgrade/extensionUpgrade";
 import { UpgradeStore } from "../upgrade/upgradeStore";
-import { requireProject, withProjectDatabase } from "./access";
-import { ok, type ApiArea } from "./operation";
+import { requireProject } from "./access";
+import { ok, type ApiArea, type Call } from "./operation";
+import type { ProjectRecord } from "../store/projectStore";
 
 const majorUpgradeRefusal = (current: string, target: string) =>
   `A PostgreSQL major upgrade (${current} → ${target}) is not available here: it replaces the PostgreSQL binaries and data directory of the whole server (pg_upgrade or a dump and restore), which its operator does; this API upgrades the project's pg_graphql extension (target_version "${current}")`;
 
+function versionsOf(call: Call, project: ProjectRecord) {
+  return extensionVersions(call.services.door.server(project.server), project.database_name, call.services.servers.get(project.server).version);
+}
+
 export const upgradeArea: ApiArea = {
   "v1-get-postgres-upgrade-eligibility": async (call) => {
     const project = await requireProject(call);
-    const versions = await withProjectDatabase(call, project, extensionVersions);
+    const versions = await versionsOf(call, project);
     const eligible = versions.installed !== undefined && versions.available !== undefined && versions.installed !== versions.available;
     return ok({
       eligible,
@@ -38,7 +43,7 @@ export const upgradeArea: ApiArea = {
     const project = await requireProject(call);
     if (project.status !== "ACTIVE_HEALTHY") throw new ApiError(400, `The project is ${project.status === "INACTIVE" ? "paused" : project.status}: restore it first`);
     const { target_version: target } = call.body as { target_version: string };
-    const versions = await withProjectDatabase(call, project, extensionVersions);
+    const versions = await versionsOf(call, project);
     if (target !== versions.postgresMajor) throw new ApiError(400, majorUpgradeRefusal(versions.postgresMajor, target));
     if (versions.installed === undefined || versions.available === undefined) {
       throw new ApiError(400, "pg_graphql is not installed in this project's database or not available on its server");
@@ -46,7 +51,7 @@ export const upgradeArea: ApiArea = {
     const upgrades = new UpgradeStore(call.services.platform);
     const trackingId = await upgrades.start(project.ref, target);
     try {
-      await withProjectDatabase(call, project, upgradeExtension);
+      await upgradeExtension(call.services.door.server(project.server), project.database_name);
       await upgrades.finish(trackingId);
     } catch (e) {
       await upgrades.fail(trackingId, (e as Error).message);

@@ -2,15 +2,18 @@
 // taken on demand, as named restore points and daily on a schedule, and restores that replace
 // only that project's database: a new database is restored from the dump and swapped in under
 // the project's name, with the old database's settings and grants, then the old one is dropped.
-// Owners and grants come back as dumped; no object changes owner.
-import format from "pg-format";
+// Dumps run on the project's read-only login and restores on its owner login (what a dumped
+// object runs while it loads runs as the tenant); grants come back as dumped.
 import type { ProjectPools } from "../dataApi/projectPools";
+import { templateDatabase } from "../door/projectTemplate";
+import type { SuperuserDoor } from "../door/superuserDoor";
 import { ApiError } from "../http/apiError";
-import { withConnection, type Sql } from "../platform/sql";
-import { prepareDatabaseDdl, projectNames } from "../provision/projectDdl";
-import type { ProjectServers } from "../provision/projectServers";
+import type { Sql } from "../platform/sql";
+import { dumpAs } from "../project/logicalDump";
+import type { ProjectLogins } from "../project/projectLogins";
+import { RestoreRefused, restoreIntoTemplateCopy } from "../project/projectRestore";
+import { projectNames } from "../provision/projectNames";
 import type { ProjectRecord } from "../store/projectStore";
-import { dumpDatabase, restoreDatabase } from "./logicalDump";
 
 export type BackupKind = "scheduled" | "on_demand" | "restore_point";
 
@@ -31,9 +34,11 @@ export const keptScheduled = 7;
 export class Backups {
   constructor(
     private readonly platform: Sql,
-    private readonly servers: ProjectServers,
+    private readonly door: SuperuserDoor,
+    private readonly logins: ProjectLogins,
     private readonly pools: ProjectPools,
     private readonly now: () => number,
+    private readonly work: { timeoutMs: number; databaseConnectionLimit: number },
   ) {}
 
   async list(ref: string): Promise<BackupEntry[]> {
@@ -57,7 +62,7 @@ export class Backups {
     );
     const id = row!.id;
     try {
-      const dump = await dumpDatabase(this.servers.adminUrlFor(project.server, project.database_name));
+      const dump = await dumpAs(await this.logins.login(project, "read_only", this.work.timeoutMs));
       await this.platform.rows("update platform.backups set status = 'COMPLETED', dump = $2, completed_at = $3 where id = $1", [id, dump, new Date(this.now())]);
     } catch (e) {
       await this.platform.rows("update platform.backups set status = 'FAILED', error = $2 where id = $1", [id, (e as Error).message]);
@@ -73,38 +78,27 @@ export class Backups {
     await this.replace(project, row.dump);
   }
 
+  /** A new database from the project template gets the dump on the owner login, then takes the
+   * old one's place with its settings and grants (so every login keeps its CONNECT). */
   private async replace(project: ProjectRecord, dump: Buffer): Promise<void> {
     const names = projectNames(project.ref);
     const restoring = `${project.database_name}_restoring`;
-    const replaced = `${project.database_name}_replaced`;
-    const admin = this.servers.get(project.server).adminUrl;
-    await withConnection(admin, async (sql) => {
-      await sql.rows(format("drop database if exists %I with (force)", restoring));
-      await sql.rows(format("create database %I owner %I template template0", restoring, names.owner));
-    });
+    const server = this.door.server(project.server);
+    // The platform's logins exist (and can be granted CONNECT on the new database) from here on.
+    await this.logins.login(project, "owner", this.work.timeoutMs);
+    await server.databases.drop(restoring);
+    await server.databases.create(restoring, names.owner, templateDatabase, this.work.databaseConnectionLimit);
     try {
-      await restoreDatabase(this.servers.adminUrlFor(project.server, restoring), dump);
+      await server.databases.copyAccess(project.database_name, restoring);
+      await server.inside.grantPlatformUsage(restoring, names.owner);
+      await restoreIntoTemplateCopy(server, this.logins, project, dump, { database: restoring, privileges: true, timeoutMs: this.work.timeoutMs });
     } catch (e) {
-      await withConnection(admin, (sql) => sql.rows(format("drop database if exists %I with (force)", restoring)));
+      await server.databases.drop(restoring);
+      if (e instanceof RestoreRefused) throw new ApiError(400, `The backup cannot be restored: ${e.message}; nothing was changed`);
       throw e;
     }
     await this.pools.changed(project.ref);
-    await withConnection(admin, async (sql) => {
-      const settings = await sql.rows<{ setting: string }>(
-        `select unnest(s.setconfig) as setting from pg_db_role_setting s join pg_database d on d.oid = s.setdatabase
-          where d.datname = $1 and s.setrole = 0`,
-        [project.database_name],
-      );
-      await sql.rows("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1", [project.database_name]);
-      await sql.rows(format("alter database %I rename to %I", project.database_name, replaced));
-      await sql.rows(format("alter database %I rename to %I", restoring, project.database_name));
-      for (const { setting } of settings) {
-        const eq = setting.indexOf("=");
-        await sql.rows(format("alter database %I set %I = %L", project.database_name, setting.slice(0, eq), setting.slice(eq + 1)));
-      }
-      await sql.rows(format("drop database %I with (force)", replaced));
-    });
-    await withConnection(this.servers.adminUrlFor(project.server, project.database_name), (sql) => sql.rows(prepareDatabaseDdl(names)));
+    await server.databases.swap(project.database_name, restoring);
   }
 
   async schedule(project: ProjectRecord): Promise<{ schedule_for: string; updated_at: string }> {

@@ -5,12 +5,11 @@
 // (local ones) get it; the file is checked through pg_hba_file_rules before pg_reload_conf(),
 // and restored when PostgreSQL finds an error. Unix-socket connections are not covered, and a
 // reload only affects new connections.
-import { constants } from "node:fs";
-import { access, readFile, writeFile } from "node:fs/promises";
-import { withConnection } from "../platform/sql";
-import type { AllowedNetworks } from "./networkRestrictions";
+import type { HbaOutcome } from "../door/doorServerSettings";
+import type { ServerDoor } from "../door/superuserDoor";
+import { checkCidrs, type AllowedNetworks } from "./networkRestrictions";
 
-export type HbaOutcome = { kind: "applied"; file: string } | { kind: "notManaged"; reason: string };
+export type { HbaOutcome };
 
 const begin = (database: string) => `# BEGIN managed network restrictions of database ${database}`;
 const end = (database: string) => `# END managed network restrictions of database ${database}`;
@@ -46,22 +45,9 @@ export function withBlock(text: string, database: string, access: DatabaseAccess
   return [begin(database), ...block, end(database), ...rest].join("\n");
 }
 
-export async function applyHbaBlock(adminUrl: string, database: string, wanted: DatabaseAccess): Promise<HbaOutcome> {
-  return withConnection(adminUrl, async (sql) => {
-    const file = (await sql.one<{ f: string }>("select current_setting('hba_file') as f"))!.f;
-    try {
-      await access(file, constants.R_OK | constants.W_OK);
-    } catch {
-      return { kind: "notManaged", reason: `this server's pg_hba.conf (${file}) is not a file this process can write` };
-    }
-    const before = await readFile(file, "utf8");
-    await writeFile(file, withBlock(before, database, wanted));
-    const errors = await sql.rows<{ line_number: number; error: string }>("select line_number, error from pg_hba_file_rules where error is not null");
-    if (errors.length > 0) {
-      await writeFile(file, before);
-      throw new Error(`pg_hba.conf would not load: ${errors.map((e) => `line ${e.line_number}: ${e.error}`).join("; ")}`);
-    }
-    await sql.rows("select pg_reload_conf()");
-    return { kind: "applied", file };
-  });
+export async function applyHbaBlock(door: ServerDoor, database: string, wanted: DatabaseAccess): Promise<HbaOutcome> {
+  // Read again as networks whatever was stored (rows stored by older versions included): only
+  // canonical CIDRs ever reach the file.
+  const networks = checkCidrs({ v4: wanted.networks.v4, v6: wanted.networks.v6 });
+  return door.settings.editHba((text) => withBlock(text, database, { networks, sslOnly: wanted.sslOnly }));
 }

@@ -4,14 +4,12 @@
 // with the caller's access token as its password (SCRAM); the sweep revokes grants past their
 // time and drops login roles left with none. The networks are checked at authorization only.
 import { isIP } from "node:net";
-import format from "pg-format";
+import type { SuperuserDoor } from "../door/superuserDoor";
 import { ApiError } from "../http/apiError";
-import { withConnection, type SqlPool } from "../platform/sql";
-import { projectNames } from "../provision/projectDdl";
-import type { ProjectServers } from "../provision/projectServers";
+import type { SqlPool } from "../platform/sql";
+import { projectNames } from "../provision/projectNames";
 import { scramVerifier } from "../provision/scramVerifier";
 import type { ProjectRecord } from "../store/projectStore";
-import { ensureLoginRoleGroup, loginRoleGroup } from "./loginRoles";
 import { checkCidrs, networkFilter, type AllowedNetworks } from "./networkRestrictions";
 
 interface Cidr {
@@ -52,8 +50,10 @@ export const jitLoginRole = (ref: string, userId: string) => `${ref}_jit_${userI
 export class JitAccess {
   constructor(
     private readonly platform: SqlPool,
-    private readonly servers: ProjectServers,
+    private readonly door: SuperuserDoor,
     private readonly now: () => number,
+    /** Sessions a member's login may hold. */
+    private readonly connectionLimit: number,
   ) {}
 
   async enabled(ref: string): Promise<boolean> {
@@ -84,7 +84,7 @@ export class JitAccess {
     const checked: Array<JitRole & AllowedNetworks> = [];
     for (const r of roles) {
       projectRole(project, r.role);
-      const networks = await checkCidrs(this.platform, {
+      const networks = checkCidrs({
         v4: (r.allowed_networks?.allowed_cidrs ?? []).map((c) => c.cidr),
         v6: (r.allowed_networks?.allowed_cidrs_v6 ?? []).map((c) => c.cidr),
       });
@@ -122,15 +122,10 @@ export class JitAccess {
     }
     const login = jitLoginRole(project.ref, userId);
     const until = grant.expires_at === null ? "infinity" : new Date(grant.expires_at * 1000).toISOString();
-    await withConnection(this.servers.get(project.server).adminUrl, async (sql) => {
-      await ensureLoginRoleGroup(sql);
-      const exists = await sql.one("select 1 from pg_roles where rolname = $1", [login]);
-      const verb = exists ? "alter" : "create";
-      await sql.rows(format(`${verb} role %I login inherit password %L valid until %L`, login, scramVerifier(token), until));
-      if (!exists) await sql.rows(format("grant %I to %I", loginRoleGroup, login));
-      await sql.rows(format("grant connect on database %I to %I", project.database_name, login));
-      await sql.rows(format("grant %I to %I", projectRole(project, role), login));
-    });
+    await this.door.server(project.server).roles.upsertJitLogin(
+      { role: login, verifier: scramVerifier(token), validUntil: until, database: project.database_name, connectionLimit: this.connectionLimit },
+      projectRole(project, role),
+    );
     return shape(grant);
   }
 
@@ -154,24 +149,12 @@ export class JitAccess {
           await this.dropLoginRole(project.server, project.ref, login);
           continue;
         }
-        await withConnection(this.servers.get(project.server).adminUrl, async (sql) => {
-          if (await sql.one("select 1 from pg_roles where rolname = $1", [login])) {
-            await sql.rows(format("revoke %I from %I", projectRole(project, grant.role), login));
-          }
-        });
+        await this.door.server(project.server).roles.revokeMembership(projectRole(project, grant.role), login);
       }
     }
   }
 
   private async dropLoginRole(server: string, database: string, login: string): Promise<void> {
-    await withConnection(this.servers.get(server).adminUrl, async (sql) => {
-      if (!(await sql.one("select 1 from pg_roles where rolname = $1", [login]))) return;
-      await sql.rows("select pg_terminate_backend(pid) from pg_stat_activity where usename = $1", [login]);
-      await withConnection(this.servers.adminUrlFor(server, database), async (db) => {
-        await db.rows(format("reassign owned by %I to %I", login, projectNames(database).owner));
-        await db.rows(format("drop owned by %I", login));
-      });
-      await sql.rows(format("drop role %I", login));
-    });
+    await this.door.server(server).roles.dropLogin(login, database, projectNames(database).owner);
   }
 }

@@ -4,14 +4,13 @@
 // It belongs to the group role `loginRoleGroup`, which pg_hba.conf can name (`+group`) to make
 // these roles authenticate by password even where other roles are trusted.
 import { randomBytes } from "node:crypto";
-import format from "pg-format";
-import { withConnection, type Sql } from "../platform/sql";
-import type { ProjectServers } from "../provision/projectServers";
-import { projectNames } from "../provision/projectDdl";
+import type { SuperuserDoor } from "../door/superuserDoor";
+import type { Sql } from "../platform/sql";
+import { projectNames } from "../provision/projectNames";
 import { scramVerifier } from "../provision/scramVerifier";
 import type { ProjectRecord } from "../store/projectStore";
 
-export const loginRoleGroup = "cli_login_roles";
+export { loginRoleGroup } from "../door/doorRoles";
 export const loginRoleTtlSeconds = 3600;
 
 export interface LoginRole {
@@ -26,20 +25,13 @@ interface LoginRoleRow {
   server: string;
 }
 
-export async function ensureLoginRoleGroup(sql: Sql): Promise<void> {
-  await sql.rows(`do $$ begin
-    if not exists (select 1 from pg_roles where rolname = '${loginRoleGroup}') then
-      create role ${loginRoleGroup} nologin;
-    end if;
-  exception when duplicate_object then null;
-  end $$`);
-}
-
 export class LoginRoles {
   constructor(
     private readonly platform: Sql,
-    private readonly servers: ProjectServers,
+    private readonly door: SuperuserDoor,
     private readonly now: () => number,
+    /** Sessions each login role may hold. */
+    private readonly connectionLimit: number,
   ) {}
 
   async create(project: ProjectRecord, readOnly: boolean): Promise<LoginRole> {
@@ -54,22 +46,10 @@ export class LoginRoles {
       readOnly,
       expires,
     ]);
-    await withConnection(this.servers.get(project.server).adminUrl, async (sql) => {
-      await ensureLoginRoleGroup(sql);
-      await sql.rows(
-        format("create role %I login noinherit password %L valid until %L in role %I", role, scramVerifier(password), expires.toISOString(), loginRoleGroup),
-      );
-      await sql.rows(format("grant connect on database %I to %I", project.database_name, role));
-      if (readOnly) {
-        await sql.rows(format("grant pg_read_all_data to %I", role));
-        await sql.rows(format("alter role %I set default_transaction_read_only = on", role));
-      } else {
-        // Acting as the owner, so what it creates belongs to the project, not to this role.
-        await sql.rows(format("grant %I to %I", project.owner_role, role));
-        await sql.rows(format("alter role %I set role %I", role, project.owner_role));
-      }
-      await sql.rows(format("alter role %I inherit", role));
-    });
+    await this.door.server(project.server).roles.createCliLogin(
+      { role, verifier: scramVerifier(password), validUntil: expires.toISOString(), database: project.database_name, connectionLimit: this.connectionLimit },
+      readOnly ? { kind: "readOnly" } : { kind: "owner", owner: project.owner_role },
+    );
     return { role, password, ttl_seconds: loginRoleTtlSeconds };
   }
 
@@ -92,23 +72,9 @@ export class LoginRoles {
   }
 
   private async drop(row: LoginRoleRow): Promise<void> {
-    const adminUrl = this.servers.get(row.server).adminUrl;
-    await withConnection(adminUrl, async (sql) => {
-      await sql.rows("select pg_terminate_backend(pid) from pg_stat_activity where usename = $1", [row.role_name]);
-      const exists = await sql.one("select 1 from pg_roles where rolname = $1", [row.role_name]);
-      if (exists) {
-        // Anything it made goes to the project's owner; then its grants go.
-        const names = projectNames(row.ref);
-        const database = await sql.one("select 1 from pg_database where datname = $1", [names.database]);
-        if (database) {
-          await withConnection(this.servers.adminUrlFor(row.server, names.database), async (db) => {
-            await db.rows(format("reassign owned by %I to %I", row.role_name, names.owner));
-            await db.rows(format("drop owned by %I", row.role_name));
-          });
-        }
-        await sql.rows(format("drop role if exists %I", row.role_name));
-      }
-    });
+    // Anything it made goes to the project's owner; then its grants go.
+    const names = projectNames(row.ref);
+    await this.door.server(row.server).roles.dropLogin(row.role_name, names.database, names.owner);
     await this.platform.rows("delete from platform.login_roles where role_name = $1", [row.role_name]);
   }
 }

@@ -1,9 +1,10 @@
-// Settings stage: a project's allowed networks (v4 and v6 CIDRs, checked by PostgreSQL's cidr
-// type) → stored, enforced by the data API on the client's address, and on servers whose
+// Settings stage: a project's allowed networks (v4 and v6 CIDRs, read as PostgreSQL's cidr type
+// reads them: cidr.ts) → stored, enforced by the data API on the client's address, and on servers whose
 // pg_hba.conf this process can write, by a managed block of rules (see hbaBlock.ts).
 import { BlockList, isIPv4, isIPv6 } from "node:net";
 import { ApiError } from "../http/apiError";
-import { sqlState, type Sql } from "../platform/sql";
+import type { Sql } from "../platform/sql";
+import { parseCidr } from "./cidr";
 
 export interface AllowedNetworks {
   v4: string[];
@@ -48,24 +49,20 @@ export class RestrictionsStore {
   }
 }
 
-/** Each CIDR in its canonical form, checked by PostgreSQL; a v6 one in the v4 list is an error. */
-export async function checkCidrs(sql: Sql, networks: AllowedNetworks): Promise<AllowedNetworks> {
-  const canonical = async (list: string[], family: 4 | 6, field: string): Promise<string[]> => {
+/** Each CIDR in its canonical form (PostgreSQL's `cidr` reading, computed here); a v6 one in
+ * the v4 list is an error. */
+export function checkCidrs(networks: AllowedNetworks): AllowedNetworks {
+  const canonical = (list: string[], family: 4 | 6, field: string): string[] => {
     const out: string[] = [];
     for (const text of list) {
-      let row: { cidr: string; family: number } | undefined;
-      try {
-        row = await sql.one<{ cidr: string; family: number }>("select $1::cidr::text as cidr, family($1::cidr) as family", [text]);
-      } catch (e) {
-        if (sqlState(e) === undefined) throw e;
-        throw new ApiError(400, `${field}: ${(e as Error).message}; nothing was changed`);
-      }
-      if (row!.family !== family) throw new ApiError(400, `${field}: "${text}" is not an IPv${family} network; nothing was changed`);
-      out.push(row!.cidr);
+      const cidr = parseCidr(text);
+      if (cidr.kind === "invalid") throw new ApiError(400, `${field}: ${cidr.message}; nothing was changed`);
+      if (cidr.family !== family) throw new ApiError(400, `${field}: "${text}" is not an IPv${family} network; nothing was changed`);
+      out.push(cidr.text);
     }
     return [...new Set(out)];
   };
-  return { v4: await canonical(networks.v4, 4, "dbAllowedCidrs"), v6: await canonical(networks.v6, 6, "dbAllowedCidrsV6") };
+  return { v4: canonical(networks.v4, 4, "dbAllowedCidrs"), v6: canonical(networks.v6, 6, "dbAllowedCidrsV6") };
 }
 
 /** A client's address as stored and compared: IPv4-mapped IPv6 written as IPv4. */

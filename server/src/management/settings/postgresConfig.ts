@@ -3,9 +3,12 @@
 // new sessions only, so the data API pool is reopened). Server-wide ones (sighup, postmaster)
 // would change every database on the server: refused unless the server holds this project alone,
 // then written with ALTER SYSTEM and reloaded (postmaster ones wait for a restart).
-import format from "pg-format";
+// The tenant's database is never asked: values come from the maintenance database, and only
+// the fields below can be written (the superuser door sets them).
+import type { SettingRow } from "../door/doorServerSettings";
+import type { ServerDoor } from "../door/superuserDoor";
 import { ApiError } from "../http/apiError";
-import { sqlState, withConnection, type Sql } from "../platform/sql";
+import { sqlState } from "../platform/sql";
 
 type Kind = "integer" | "string" | "boolean";
 
@@ -41,26 +44,10 @@ export const postgresConfigFields: Record<string, Kind> = {
 export type PostgresConfig = Record<string, string | number | boolean>;
 
 export interface PostgresConfigTarget {
-  /** Superuser URL of the project's database (its settings as a new session sees them). */
-  databaseUrl: string;
-  /** Superuser URL of the server's maintenance database. */
-  adminUrl: string;
+  door: ServerDoor;
   database: string;
   /** Whether the server holds this project's database and no other. */
   soleTenant: () => Promise<boolean>;
-}
-
-interface SettingRow {
-  name: string;
-  setting: string;
-  shown: string;
-  context: string;
-  /** Written for the server's next start (ALTER SYSTEM of a postmaster setting). */
-  pending_restart: boolean;
-}
-
-async function settingRows(sql: Sql, names: string[]): Promise<SettingRow[]> {
-  return sql.rows<SettingRow>("select name, setting, current_setting(name) as shown, context, pending_restart from pg_settings where name = any($1) order by name", [names]);
 }
 
 function asJson(row: SettingRow): string | number | boolean {
@@ -81,8 +68,10 @@ export interface PostgresConfigState {
   pendingRestart: string[];
 }
 
-export async function readPostgresConfig(databaseUrl: string): Promise<PostgresConfigState> {
-  const rows = await withConnection(databaseUrl, (sql) => settingRows(sql, Object.keys(postgresConfigFields)));
+/** The values a new session of the database gets: its own settings over the server's, read
+ * from the maintenance database (the tenant's database is never asked). */
+export async function readPostgresConfig(target: Pick<PostgresConfigTarget, "door" | "database">): Promise<PostgresConfigState> {
+  const rows = await target.door.settings.forDatabase(target.database, Object.keys(postgresConfigFields));
   return { config: Object.fromEntries(rows.map((r) => [r.name, asJson(r)])), pendingRestart: rows.filter((r) => r.pending_restart).map((r) => r.name) };
 }
 
@@ -112,56 +101,23 @@ async function checkServerWide(target: PostgresConfigTarget, rows: SettingRow[])
   );
 }
 
-/** Server-wide settings on a server holding only this project: ALTER SYSTEM, then a reload.
- * A refused value puts back what postgresql.auto.conf had for the names already written. */
-async function setServerWide(target: PostgresConfigTarget, changes: Array<[string, unknown]>): Promise<void> {
-  await withConnection(target.adminUrl, async (sql) => {
-    const before = await sql.rows<{ name: string; setting: string }>(
-      `select distinct on (name) name, setting from pg_file_settings
-        where name = any($1) and sourcefile like '%/postgresql.auto.conf' order by name, seqno desc`,
-      [changes.map(([name]) => name)],
-    );
-    const previous = new Map(before.map((r) => [r.name, r.setting]));
-    const done: string[] = [];
-    try {
-      for (const [name, value] of changes) {
-        await sql.rows(format("alter system set %I = %L", name, settingText(value)));
-        done.push(name);
-      }
-    } catch (e) {
-      for (const name of done) {
-        const old = previous.get(name);
-        await sql.rows(old === undefined ? format("alter system reset %I", name) : format("alter system set %I = %L", name, old));
-      }
-      refusal(e);
-    }
-    await sql.rows("select pg_reload_conf()");
-  });
-}
-
 /** Applies the changes (all or none) and answers the settings new sessions get. Postmaster
  * settings are written for the next start only: `pendingRestart` names them. */
 export async function updatePostgresConfig(target: PostgresConfigTarget, body: Record<string, unknown>): Promise<PostgresConfigState> {
   const { restart_database: _restart, ...values } = body;
-  const entries = Object.entries(values);
-  const rows = await withConnection(target.adminUrl, (sql) => settingRows(sql, entries.map(([k]) => k)));
+  const entries = Object.entries(values).filter(([name]) => name in postgresConfigFields);
+  const rows = await target.door.settings.rows(entries.map(([k]) => k));
   await checkServerWide(target, rows);
   const context = new Map(rows.map((r) => [r.name, r.context]));
-  const perDatabase = entries.filter(([name]) => perDatabaseContexts.has(context.get(name)!));
-  const serverWide = entries.filter(([name]) => !perDatabaseContexts.has(context.get(name)!));
-  await withConnection(target.adminUrl, async (sql) => {
-    await sql.rows("begin");
-    try {
-      for (const [name, value] of perDatabase) {
-        await sql.rows(format("alter database %I set %I = %L", target.database, name, settingText(value)));
-      }
-      // Last, so a refused server-wide value rolls the per-database ones back too.
-      if (serverWide.length > 0) await setServerWide(target, serverWide);
-      await sql.rows("commit");
-    } catch (e) {
-      await sql.rows("rollback").catch(() => {});
-      refusal(e);
-    }
-  });
-  return readPostgresConfig(target.databaseUrl);
+  const text = (list: Array<[string, unknown]>) => list.map(([name, value]): [string, string] => [name, settingText(value)]);
+  try {
+    await target.door.settings.apply(
+      target.database,
+      text(entries.filter(([name]) => perDatabaseContexts.has(context.get(name)!))),
+      text(entries.filter(([name]) => !perDatabaseContexts.has(context.get(name)!))),
+    );
+  } catch (e) {
+    refusal(e);
+  }
+  return readPostgresConfig(target);
 }

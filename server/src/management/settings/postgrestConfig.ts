@@ -5,7 +5,7 @@ import format from "pg-format";
 import { DirectiveError, schemaDirectives } from "../../../../src/catalog/directives";
 import type { ProjectPools } from "../dataApi/projectPools";
 import { ApiError } from "../http/apiError";
-import type { Sql } from "../platform/sql";
+import { sqlState, type Sql } from "../platform/sql";
 import type { ProjectRecord } from "../store/projectStore";
 import { withMaxRows } from "./graphqlDirective";
 import { schemaList, type ProjectSettings, type SettingsStore } from "./settingsStore";
@@ -32,10 +32,10 @@ export interface PostgrestChanges {
   db_pool?: number;
 }
 
-type OnDatabase = <T>(work: (sql: Sql) => Promise<T>) => Promise<T>;
+export type OnDatabase = <T>(work: (sql: Sql) => Promise<T>) => Promise<T>;
 
 async function schemaComment(sql: Sql, schema: string): Promise<string | null> {
-  const row = await sql.one<{ comment: string | null }>("select obj_description(oid, 'pg_namespace') as comment from pg_namespace where nspname = $1", [schema]);
+  const row = await sql.one<{ comment: string | null }>("select pg_catalog.obj_description(oid, 'pg_namespace') as comment from pg_catalog.pg_namespace where nspname = $1", [schema]);
   return row?.comment ?? null;
 }
 
@@ -71,7 +71,7 @@ function checkChanges(changes: PostgrestChanges): void {
 }
 
 async function missingSchemas(sql: Sql, names: string[]): Promise<string[]> {
-  const rows = await sql.rows<{ name: string }>("select s as name from unnest($1::text[]) s where not exists (select 1 from pg_namespace where nspname = s)", [names]);
+  const rows = await sql.rows<{ name: string }>("select s as name from pg_catalog.unnest($1::pg_catalog.text[]) s where not exists (select 1 from pg_catalog.pg_namespace where nspname = s)", [names]);
   return rows.map((r) => r.name);
 }
 
@@ -89,6 +89,8 @@ async function applyMaxRows(sql: Sql, schemas: string[], maxRows: number): Promi
   } catch (e) {
     await sql.rows("rollback").catch(() => {});
     if (e instanceof DirectiveError) throw new ApiError(400, `max_rows cannot be set: ${e.message}`);
+    // The directive lives in the schema's comment, which only its owner may change.
+    if (sqlState(e) === "42501") throw new ApiError(400, `max_rows cannot be set: ${(e as Error).message} (the cap is kept in the comment of each exposed schema); nothing was changed`);
     throw e;
   }
 }

@@ -2,10 +2,8 @@
 // in the database (default_transaction_read_only on the project's database, its sessions ended
 // so none keeps writing) and seen by the data API (mutations refused). An override lifts it for
 // 15 minutes; the sweep puts it back once the override is over.
-import format from "pg-format";
 import type { ProjectPools } from "../dataApi/projectPools";
-import { withConnection } from "../platform/sql";
-import type { ProjectServers } from "../provision/projectServers";
+import type { SuperuserDoor } from "../door/superuserDoor";
 import type { ProjectRecord } from "../store/projectStore";
 import { readOnlyNow, type ProjectSettings, type SettingsStore } from "./settingsStore";
 
@@ -22,7 +20,7 @@ export interface ReadOnlyStatus {
 export class ReadOnlyMode {
   constructor(
     private readonly store: SettingsStore,
-    private readonly servers: ProjectServers,
+    private readonly door: SuperuserDoor,
     private readonly pools: ProjectPools,
     private readonly now: () => number,
     /** Bytes of database a project may use; undefined: no quota, never read-only. */
@@ -59,26 +57,16 @@ export class ReadOnlyMode {
   private async apply(project: ProjectRecord, settings: ProjectSettings): Promise<ProjectSettings> {
     const wanted = readOnlyNow(settings, this.now());
     if (wanted === settings.readonly_applied) return settings;
-    const server = this.servers.get(project.server);
-    await withConnection(server.adminUrl, async (sql) => {
-      await sql.rows(
-        wanted
-          ? format("alter database %I set default_transaction_read_only = on", project.database_name)
-          : format("alter database %I reset default_transaction_read_only", project.database_name),
-      );
-      // Sessions keep the setting they started with: end them so the mode holds for every one.
-      await sql.rows("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [
-        project.database_name,
-      ]);
-    });
+    const databases = this.door.server(project.server).databases;
+    if (wanted) await databases.setSetting(project.database_name, "default_transaction_read_only", "on");
+    else await databases.resetSetting(project.database_name, "default_transaction_read_only");
+    // Sessions keep the setting they started with: end them so the mode holds for every one.
+    await databases.endSessions(project.database_name);
     await this.pools.changed(project.ref);
     return this.store.update(project.ref, { readonly_applied: wanted });
   }
 
   private async databaseBytes(project: ProjectRecord): Promise<number> {
-    return withConnection(this.servers.get(project.server).adminUrl, async (sql) => {
-      const row = await sql.one<{ size: string }>("select pg_database_size($1)::text as size", [project.database_name]);
-      return Number(row!.size);
-    });
+    return this.door.server(project.server).databases.bytes(project.database_name);
   }
 }

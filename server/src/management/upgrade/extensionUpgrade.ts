@@ -1,7 +1,8 @@
-// Upgrade stage (Management API): a project database → the pg_graphql version it has and the one
-// its server offers, and the upgrade itself: drop and re-create the extension in one transaction
-// (each release's install script is self-contained and grants what callers need).
-import type { Sql } from "../platform/sql";
+// Upgrade stage (Management API): a project → the pg_graphql version its database has (the
+// extension's catalog row) and the one its server offers, and the upgrade itself: drop and
+// re-create the extension in one transaction (each release's install script is self-contained
+// and grants what callers need). Both through the superuser door, on pinned sessions.
+import type { ServerDoor } from "../door/superuserDoor";
 
 export interface ExtensionVersions {
   installed: string | undefined;
@@ -10,24 +11,15 @@ export interface ExtensionVersions {
   postgresMajor: string;
 }
 
-export async function extensionVersions(sql: Sql): Promise<ExtensionVersions> {
-  const row = await sql.one<{ installed: string | null; available: string | null; major: string }>(
-    `select (select extversion from pg_extension where extname = 'pg_graphql') as installed,
-            (select default_version from pg_available_extensions where name = 'pg_graphql') as available,
-            (current_setting('server_version_num')::int / 10000)::text as major`,
-  );
-  return { installed: row!.installed ?? undefined, available: row!.available ?? undefined, postgresMajor: row!.major };
+export async function extensionVersions(door: ServerDoor, database: string, serverVersion: string): Promise<ExtensionVersions> {
+  return {
+    installed: await door.inside.extensionVersion(database, "pg_graphql"),
+    available: await door.settings.availableExtension("pg_graphql"),
+    postgresMajor: serverVersion.split(/[.\s]/)[0]!,
+  };
 }
 
 /** Re-creates pg_graphql at the server's default version; all or nothing. */
-export async function upgradeExtension(sql: Sql): Promise<void> {
-  await sql.rows("begin");
-  try {
-    await sql.rows("drop extension pg_graphql");
-    await sql.rows("create extension pg_graphql");
-    await sql.rows("commit");
-  } catch (e) {
-    await sql.rows("rollback");
-    throw e;
-  }
+export function upgradeExtension(door: ServerDoor, database: string): Promise<void> {
+  return door.inside.recreatePgGraphql(database);
 }
