@@ -39,11 +39,11 @@ function selfSignedCertificate(dataDir: string): void {
   writeServerFile(crt, readFileSync(crt, "utf8"));
 }
 
-export async function startTcpCluster(): Promise<TcpCluster> {
+export async function startTcpCluster(settings: Record<string, string> = {}): Promise<TcpCluster> {
   const port = await freePort();
   const info = startCluster({
     port,
-    settings: { listen_addresses: "'127.0.0.1'", ssl: "on" },
+    settings: { listen_addresses: "'127.0.0.1'", ssl: "on", ...settings },
     prepare(dataDir) {
       // The file agrees with the command line, so a reload finds no document setting waiting for a restart.
       const conf = join(dataDir, "postgresql.conf");

@@ -4,7 +4,7 @@
 import { request } from "node:http";
 import { clusterInfo } from "../harness/db";
 import { expect } from "vitest";
-import { adminQuery, api, clusterUrl, startPlatform, type ApiResponse, type TestPlatform } from "./support";
+import { adminQuery, api, clusterUrl, startPlatform, type ApiResponse, type PlatformOptions, type TestPlatform } from "./support";
 
 export interface TestProject {
   ref: string;
@@ -79,10 +79,10 @@ export interface TwoProcesses {
   close(): Promise<void>;
 }
 
-export async function twoProcessesWithProjects(name: string): Promise<TwoProcesses> {
+export async function twoProcessesWithProjects(name: string, options: PlatformOptions = {}): Promise<TwoProcesses> {
   // These tests make many refused calls on purpose: banning their address would hide the answers.
-  const platform = await startPlatform({ banAfterFailures: 0 });
-  const second = await startPlatform({ platformDatabase: platform.platformDatabase, banAfterFailures: 0 });
+  const platform = await startPlatform({ ...options, banAfterFailures: 0 });
+  const second = await startPlatform({ ...options, platformDatabase: platform.platformDatabase, banAfterFailures: 0 });
   const token = await platform.token(`${name}@example.com`);
   const slug = (await api(platform.baseUrl, token, "POST", "/v1/organizations", { name })).body.slug;
   const project = await createProject(platform, token, slug, `${name}-a`);

@@ -9,6 +9,7 @@ import { runTokenCommand } from "../../server/src/management/cli/tokenCommand";
 import { servePlatform, type PlatformRunning } from "../../server/src/management/servePlatform";
 import type { ManagementPluginOptions } from "../../server/src/management/plugin";
 import { dropLogsDatabase } from "../../server/src/management/logs/logsDatabase";
+import type { TenantUrlPolicy } from "../../server/src/management/outbound/tenantUrls";
 
 let counter = 0;
 
@@ -38,6 +39,8 @@ export interface PlatformOptions extends Pick<ManagementPluginOptions, "checkpoi
   /** The server's trusted proxies (`--trust-proxy`). */
   trustProxy?: string[];
   resolveTxt?: (name: string) => Promise<string[][]>;
+  /** How tenant-given URLs are fetched; tests reaching their own servers on 127.0.0.1 pass `local`. */
+  tenantUrls?: TenantUrlPolicy;
   projectServers?: string[];
   /** Reuse this platform database (a second server process over the same state). */
   platformDatabase?: string;
@@ -86,6 +89,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         ...(options.banAfterFailures !== undefined ? { banAfterFailures: options.banAfterFailures } : {}),
         ...(options.banExemptLoopback ? { banExemptLoopback: true } : {}),
         ...(options.resolveTxt ? { resolveTxt: options.resolveTxt } : {}),
+        ...(options.tenantUrls ? { tenantUrls: options.tenantUrls } : {}),
       },
     },
     { ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}), ...(options.areas ? { areas: options.areas } : {}) },

@@ -10,6 +10,7 @@ import { expect } from "vitest";
 import type { ClusterInfo } from "../harness/cluster";
 import { newRoleMayHave } from "./guesses";
 import { markPrefix } from "./hostileTraps";
+import { doorApplicationName } from "../../server/src/management/door/pinnedSession";
 
 export interface TrapRun {
   tag: string;
@@ -49,6 +50,21 @@ export function trapRuns(cluster: ClusterInfo, offset: number): TrapRun[] {
 }
 
 /** What a trap managed to do with superuser rights (`hostile-escalated` lines). */
+/** The application_name of the suite's own superuser sessions (checks and set-up). */
+export const testAdminName = "hostile_world_admin";
+
+/** Superuser logins into databases other than the maintenance one that are not door sessions
+ * (the platform's only way to superuser rights) nor the suite's own. Needs log_connections. */
+export function superuserLogins(cluster: ClusterInfo, offset: number, superusers: Set<string>): string[] {
+  const pattern = /connection authorized: user=(\S+) database=(\S+)(?: application_name=(\S*))?/;
+  return logSince(cluster, offset)
+    .split("\n")
+    .map((line) => pattern.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null && superusers.has(m[1]!) && m[2] !== "postgres")
+    .filter((m) => m[3] !== doorApplicationName && m[3] !== testAdminName)
+    .map((m) => `${m[1]} logged in to ${m[2]} as "${m[3] ?? ""}"`);
+}
+
 export function escalations(cluster: ClusterInfo, offset: number): string[] {
   return logSince(cluster, offset)
     .split("\n")
@@ -193,7 +209,9 @@ export async function watched(watch: Watch, what: string, work: () => Promise<vo
   const unique = (lines: string[]) => [...new Set(lines)];
   const done = unique(escalations(watch.cluster, offset).map((e) => e.replace(/^trap "[^"]*" did /, "")));
   const marks = takeMarks(watch.cluster);
+  const superusers = new Set((await watch.admin<{ rolname: string }>("select rolname from pg_roles where rolsuper")).map((r) => r.rolname));
   const problems = [
+    ...unique(superuserLogins(watch.cluster, offset, superusers)).map((l) => `during ${what}, ${l}: not a door session`),
     ...late.map((g) => `before ${what}, ${g} (by a trap of an earlier operation that finished late)`),
     ...(lateMarks.length > 0 ? [`before ${what}, traps of an earlier operation ran a program (${lateMarks.length} marks)`] : []),
     ...unique(runs.filter((r) => r.superuser || r.sessionSuperuser).map((r) => `${what} ran trap ${describeRun(r)}`)),

@@ -6,7 +6,7 @@ import pg from "pg";
 import { stopCluster } from "../harness/cluster";
 import { startTcpCluster, type TcpCluster } from "../harness/tcpCluster";
 import { api, clusterUrl, startPlatform, type ApiResponse, type TestPlatform } from "../management/support";
-import { hbaText, roleSnapshot, watched, type Watch } from "./evidence";
+import { hbaText, roleSnapshot, testAdminName, watched, type Watch } from "./evidence";
 import {
   betterMatchesSql,
   databaseSettingsSql,
@@ -45,6 +45,9 @@ export interface HostileWorld {
   watch: Watch;
   /** SQL as the cluster's superuser in `database` (the maintenance database by default). */
   admin(database?: string): Rows;
+  /** SQL in `database` as a role that reads everything and is no superuser: how a test checks
+   * what an operation left in a tenant's objects without itself falling into their traps. */
+  reader(database: string): Rows;
   /** SQL as the tenant's owner role over TCP with its password (what the tenant itself has). */
   asTenant(tenant: Tenant, database?: string): Rows;
   /** A client of the tenant's own, over TCP with its password (ended by the caller). */
@@ -88,15 +91,24 @@ export function answered(r: ApiResponse, status: number, what: string): ApiRespo
   return r;
 }
 
+/** The role test checks read tenant objects as (see `reader`). */
+const checker = "hostile_checker";
+
 export async function hostileWorld(name: string, options: { router?: boolean } = {}): Promise<HostileWorld> {
-  const cluster = await startTcpCluster();
+  // Connections are logged, so evidence.ts can tell every superuser login into a project database.
+  const cluster = await startTcpCluster({ log_connections: "on" });
   let platform: TestPlatform | undefined;
   try {
     platform = await startPlatform({ projectServers: [clusterUrl(cluster)], banAfterFailures: 0, ...(options.router ? { databaseRouterPort: 0 } : {}) });
     const attacker = await makeTenant(platform, `${name}-attacker@example.com`, `${name}-attacker`);
     const victim = await makeTenant(platform, `${name}-victim@example.com`, `${name}-victim`);
     const admin = (database = "postgres"): Rows =>
-      (text, params) => run({ connectionString: clusterUrl(cluster, database), options: pinned }, text, params);
+      (text, params) => run({ connectionString: clusterUrl(cluster, database), options: pinned, application_name: testAdminName }, text, params);
+    await admin()(`create role ${checker} login in role pg_read_all_data`);
+    const reader = (database: string): Rows => async (text, params) => {
+      await admin()(`grant connect on database "${database}" to ${checker}`);
+      return run({ connectionString: clusterUrl(cluster, database, checker), options: pinned }, text, params);
+    };
     const tenantConfig = (tenant: Tenant, database = tenant.ref): pg.ClientConfig => ({
       host: cluster.tcpHost,
       port: cluster.port,
@@ -147,6 +159,7 @@ export async function hostileWorld(name: string, options: { router?: boolean } =
       victim,
       watch,
       admin,
+      reader,
       asTenant,
       tenantClient,
       async writable(work) {

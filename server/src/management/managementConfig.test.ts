@@ -54,6 +54,18 @@ describe("request logs", () => {
   });
 });
 
+describe("tenant URLs", () => {
+  it("are public unless the flag or MGMT_TENANT_URLS says local, and refuse another word", () => {
+    const strict = parseCommand(["--platform-database-url", platform], {});
+    const local = parseCommand(["--platform-database-url", platform, "--tenant-urls", "local"], {});
+    const localByEnv = parseCommand(["--platform-database-url", platform], { MGMT_TENANT_URLS: "local" });
+    expect(strict.kind === "platform" && strict.config.management.tenantUrls).toEqual({ access: "public" });
+    expect(local.kind === "platform" && local.config.management.tenantUrls).toEqual({ access: "local" });
+    expect(localByEnv.kind === "platform" && localByEnv.config.management.tenantUrls).toEqual({ access: "local" });
+    expect(() => parseCommand(["--platform-database-url", platform, "--tenant-urls", "http"], {})).toThrow(/public or local/);
+  });
+});
+
 describe("secrets key", () => {
   it("reads 64 hex digits from the flag or SECRETS_KEY, and refuses anything else", () => {
     const command = parseCommand(["--platform-database-url", platform], { SECRETS_KEY: "ab".repeat(32) });

@@ -2,6 +2,7 @@
 // and the `token` subcommands. Called from the server's own config parser, which passes `fail`
 // (raising its ConfigError) so this module does not import it back.
 import { defaultSecretsKeyFile } from "./secretsKeyFile";
+import type { TenantUrlPolicy } from "./outbound/tenantUrls";
 
 export interface ManagementConfig {
   /** Connection string of the database that holds the platform state (created when missing). */
@@ -33,6 +34,8 @@ export interface ManagementConfig {
   routerSessions?: number;
   /** DNS TXT lookup (custom hostname verification); tests pass their own records. */
   resolveTxt?: (name: string) => Promise<string[][]>;
+  /** How URLs a tenant gives are fetched (`--tenant-urls`); absent: https to public addresses only. */
+  tenantUrls?: TenantUrlPolicy;
 }
 
 export type TokenCommand =
@@ -65,6 +68,7 @@ export const managementOptions = {
   "tenant-connection-limit": { type: "string" },
   "router-project-sessions": { type: "string" },
   "router-sessions": { type: "string" },
+  "tenant-urls": { type: "string" },
   email: { type: "string" },
   name: { type: "string" },
   id: { type: "string" },
@@ -98,6 +102,10 @@ Management API (serves /v1 when a platform database is given):
                                [MGMT_ROUTER_PROJECT_SESSIONS]
   --router-sessions N          sessions the database router passes in all, default 200
                                [MGMT_ROUTER_SESSIONS]
+  --tenant-urls public|local   URLs tenants give (OIDC issuers, JWKS, SAML metadata): public
+                               fetches https from public addresses only (default); local also
+                               allows plain http and loopback addresses, for local development
+                               and tests [MGMT_TENANT_URLS]
 
   token create --email E [--name N]   print a new personal access token (creates the user)
   token list --email E                list a user's tokens (never the secrets)
@@ -146,6 +154,8 @@ export function parseManagementConfig(pick: Pick, fail: Fail): ManagementConfig 
   const routerAll = count("router-sessions", "MGMT_ROUTER_SESSIONS");
   const logsText = pick("request-logs", "MGMT_REQUEST_LOGS") ?? "on";
   if (logsText !== "on" && logsText !== "off") fail(`request logs must be on or off, got "${logsText}"`);
+  const tenantUrls = pick("tenant-urls", "MGMT_TENANT_URLS") ?? "public";
+  if (tenantUrls !== "public" && tenantUrls !== "local") fail(`tenant URLs must be public or local, got "${tenantUrls}"`);
   return {
     platformDatabaseUrl,
     projectServers: servers.length > 0 ? servers : [platformDatabaseUrl],
@@ -159,6 +169,7 @@ export function parseManagementConfig(pick: Pick, fail: Fail): ManagementConfig 
     ...(tenantLimit !== undefined ? { tenantConnectionLimit: tenantLimit } : {}),
     ...(routerProject !== undefined ? { routerProjectSessions: routerProject } : {}),
     ...(routerAll !== undefined ? { routerSessions: routerAll } : {}),
+    tenantUrls: { access: tenantUrls },
   };
 }
 

@@ -1,30 +1,15 @@
 // Auth (Management API): a third-party issuer's settings → its public key set: the custom JWKS
 // given, else the JWKS URL (or the one the issuer's OpenID discovery document names) fetched
-// once with a short timeout. Without network the fetch fails, and the failure is the answer
-// (recorded and shown), never an invented key set.
+// under the tenant-URL rule (outbound/tenantUrls). A failed fetch is the answer (recorded and
+// shown by its kind), never an invented key set; what was fetched is never quoted back.
 import { importJWK, type JSONWebKeySet, type JWK } from "jose";
 import { ApiError } from "../http/apiError";
+import { fetchTenantJson, TenantFetchError, type TenantUrlPolicy } from "../outbound/tenantUrls";
 import { refuseShortRsa } from "./signingKeyMaterial";
 
 export type Resolution = { kind: "resolved"; jwks: JSONWebKeySet } | { kind: "failed"; error: string };
 
-const fetchTimeoutMs = 3000;
-const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
 const privateMembers = ["d", "p", "q", "dp", "dq", "qi", "k"];
-
-/** An https URL (http only on loopback), or a 400 naming the field. */
-export function checkedUrl(field: string, value: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ApiError(400, `${field} is not a URL: ${value}`);
-  }
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopbackHosts.has(url.hostname))) {
-    throw new ApiError(400, `${field} must be an https URL`);
-  }
-  return url;
-}
 
 /** A key set of public asymmetric keys that jose can use, or a 400 naming what is wrong. */
 export async function checkedJwks(field: string, value: unknown): Promise<JSONWebKeySet> {
@@ -44,30 +29,32 @@ export async function checkedJwks(field: string, value: unknown): Promise<JSONWe
   return { keys: keys as JWK[] };
 }
 
-async function fetchJson(url: URL): Promise<unknown> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(fetchTimeoutMs), headers: { accept: "application/json" } });
-  if (!response.ok) throw new Error(`${url} answered HTTP ${response.status}`);
-  return response.json();
-}
-
-function reason(e: unknown): string {
-  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (e as Error).message;
-}
-
-export async function resolveJwks(issuer: URL | undefined, jwksUrl: URL | undefined): Promise<Resolution> {
-  let location = jwksUrl;
+/** Where the keys come from: the JWKS URL given, or the one the issuer's discovery document
+ * names (judged by the same rule, and never quoted: it is fetched content). */
+async function keySetLocation(issuer: URL | undefined, jwksUrl: URL | undefined, policy: TenantUrlPolicy): Promise<{ url: URL; label: string } | string> {
+  if (jwksUrl !== undefined) return { url: jwksUrl, label: jwksUrl.href };
+  if (issuer === undefined) return "no custom_jwks, jwks_url or issuer to resolve keys from";
+  const discovery = new URL(`${issuer.href.replace(/\/$/, "")}/.well-known/openid-configuration`);
+  let document: unknown;
   try {
-    if (location === undefined && issuer !== undefined) {
-      const discovery = new URL(`${issuer.href.replace(/\/$/, "")}/.well-known/openid-configuration`);
-      const document = (await fetchJson(discovery)) as { jwks_uri?: unknown };
-      if (typeof document.jwks_uri !== "string") return { kind: "failed", error: `${discovery} names no jwks_uri` };
-      location = checkedUrl("jwks_uri", document.jwks_uri);
-    }
-    if (location === undefined) return { kind: "failed", error: "no custom_jwks, jwks_url or issuer to resolve keys from" };
-    return { kind: "resolved", jwks: await checkedJwks(`the key set at ${location}`, await fetchJson(location)) };
+    document = await fetchTenantJson(discovery, policy);
   } catch (e) {
-    const message = e instanceof ApiError ? e.message : `could not fetch keys from ${location ?? issuer}: ${reason(e)}`;
-    return { kind: "failed", error: message };
+    if (e instanceof TenantFetchError) return `could not fetch keys from ${discovery.href} (OpenID discovery): ${e.message}`;
+    throw e;
+  }
+  const named = (document as { jwks_uri?: unknown } | null)?.jwks_uri;
+  if (typeof named !== "string" || !URL.canParse(named)) return `the OpenID discovery document ${discovery.href} names no jwks_uri URL`;
+  return { url: new URL(named), label: `the jwks_uri that ${discovery.href} names` };
+}
+
+export async function resolveJwks(issuer: URL | undefined, jwksUrl: URL | undefined, policy: TenantUrlPolicy): Promise<Resolution> {
+  const location = await keySetLocation(issuer, jwksUrl, policy);
+  if (typeof location === "string") return { kind: "failed", error: location };
+  try {
+    return { kind: "resolved", jwks: await checkedJwks(`the key set at ${location.label}`, await fetchTenantJson(location.url, policy)) };
+  } catch (e) {
+    if (e instanceof ApiError) return { kind: "failed", error: e.message };
+    if (e instanceof TenantFetchError) return { kind: "failed", error: `could not fetch keys from ${location.label}: ${e.message}` };
+    throw e;
   }
 }

@@ -104,19 +104,17 @@ export class DoorDatabases {
   async swap(database: string, replacement: string): Promise<void> {
     const replaced = `${database}_replaced`;
     await this.maintenance(async (sql) => {
-      const settings = await sql.rows<{ setting: string }>(
-        `select pg_catalog.unnest(s.setconfig) as setting from pg_catalog.pg_db_role_setting s
-           join pg_catalog.pg_database d on d.oid = s.setdatabase where d.datname = $1 and s.setrole = 0`,
-        [database],
-      );
       await sql.rows(format("drop database if exists %I with (force)", replaced));
       await sql.rows("select pg_catalog.pg_terminate_backend(pid) from pg_catalog.pg_stat_activity where datname = $1", [database]);
       await sql.rows(format("alter database %I rename to %I", database, replaced));
       await sql.rows(format("alter database %I rename to %I", replacement, database));
-      for (const { setting } of settings) {
-        const eq = setting.indexOf("=");
-        await sql.rows(format("alter database %I set %I = %L", database, setting.slice(0, eq), setting.slice(eq + 1)));
-      }
+      // The database's settings (its own and per role) go over as stored: written again with
+      // ALTER DATABASE ... SET, a list such as a search_path would come back as one quoted name.
+      await sql.rows(
+        `update pg_catalog.pg_db_role_setting set setdatabase = (select oid from pg_catalog.pg_database where datname = $1)
+          where setdatabase = (select oid from pg_catalog.pg_database where datname = $2)`,
+        [database, replaced],
+      );
       await sql.rows(format("drop database %I with (force)", replaced));
     });
   }

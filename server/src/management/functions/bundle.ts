@@ -17,12 +17,29 @@ export interface BundleMetadata {
   name?: string | undefined;
 }
 
-/** Paths as clients send them (relative, forward slashes); none may climb out of the bundle. */
+/** Paths as clients send them (relative, forward slashes); none may climb out of the bundle.
+ * Checks an entrypoint named in metadata; a stored file's name goes through `bundleFileName`. */
 export function badPath(path: string): string | undefined {
   if (path.length === 0 || path.length > 1024) return "a file path must have 1 to 1024 characters";
   if (path.includes("\0") || path.includes("\\")) return `file path "${path}" has a NUL or a backslash`;
   if (path.split("/").some((segment) => segment === "..")) return `file path "${path}" climbs out of the bundle with ..`;
   return undefined;
+}
+
+export type FileNameCheck = { kind: "name"; name: string } | { kind: "refused"; reason: string };
+
+/** A bundle file's name as stored and handed back on download: relative to the bundle, `.` and
+ * empty segments dropped (`./a//b.ts` is `a/b.ts`). An absolute name, a drive letter or a `..`
+ * segment would let a client that writes the files out (the CLI's download) write outside the
+ * bundle's folder, so they are refused, not rewritten. */
+export function bundleFileName(path: string): FileNameCheck {
+  const bad = badPath(path);
+  if (bad !== undefined) return { kind: "refused", reason: bad };
+  if (path.startsWith("/")) return { kind: "refused", reason: `file path "${path}" is absolute; send it relative to the bundle` };
+  if (/^[A-Za-z]:/.test(path)) return { kind: "refused", reason: `file path "${path}" starts with a drive letter; send it relative to the bundle` };
+  const name = path.split("/").filter((segment) => segment !== "" && segment !== ".").join("/");
+  if (name === "") return { kind: "refused", reason: `file path "${path}" names no file` };
+  return { kind: "name", name };
 }
 
 /** SHA-256 over the bundle: the eszip's bytes, or each file (sorted by path) as path, size, bytes. */

@@ -4,7 +4,7 @@
 import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError } from "../http/apiError";
-import { badPath, type BundleFile, type BundleMetadata } from "./bundle";
+import { bundleFileName, type BundleFile, type BundleMetadata } from "./bundle";
 
 /** The size limit of one uploaded file (the hosted limit of a function bundle). */
 export const maxFileBytes = 20 * 1024 * 1024;
@@ -38,10 +38,10 @@ export async function readDeploy(request: FastifyRequest): Promise<{ metadata: B
   try {
     for await (const part of request.parts()) {
       if (part.type === "file") {
-        const path = part.filename;
-        const why = badPath(path);
-        if (why) throw new ApiError(400, why);
-        files.push({ path, content: await part.toBuffer() });
+        const checked = bundleFileName(part.filename);
+        if (checked.kind === "refused") throw new ApiError(400, checked.reason);
+        if (files.some((f) => f.path === checked.name)) throw new ApiError(400, `file path "${part.filename}" names ${checked.name}, which is already in the bundle`);
+        files.push({ path: checked.name, content: await part.toBuffer() });
       } else if (part.fieldname === "metadata") {
         try {
           metadata = JSON.parse(String(part.value));

@@ -2,7 +2,7 @@
 // (JSON source or an eszip bundle), bulk metadata edits, get, delete, and the stored body. The
 // bundles are kept byte for byte; this server does not run them.
 import { ApiError } from "../http/apiError";
-import { badPath, bundleSha256, multipartBody, type Bundle } from "../functions/bundle";
+import { badPath, bundleFileName, bundleSha256, multipartBody, type Bundle } from "../functions/bundle";
 import { readDeploy, SourceUpload } from "../functions/functionUploads";
 import type { FunctionEdit, FunctionRecord } from "../store/functionStore";
 import { requireProject } from "./access";
@@ -42,11 +42,16 @@ async function existing(call: Call): Promise<{ ref: string; fn: FunctionRecord }
   return { ref: project.ref, fn };
 }
 
-/** A raw eszip upload, a text/plain source file (stored as the entrypoint, byte for byte), or a
- * JSON `body` (source text, stored as index.ts). */
+/** A raw eszip upload, a text/plain source file (stored as the entrypoint, byte for byte, so the
+ * entrypoint must be a bundle file name), or a JSON `body` (source text, stored as index.ts). */
 function uploadedBundle(call: Call, source: string | undefined, entrypoint: string): Bundle | undefined {
   if (Buffer.isBuffer(call.body)) return { kind: "eszip", content: call.body };
-  if (call.body instanceof SourceUpload) return { kind: "files", files: [{ path: entrypoint, content: call.body.content }] };
+  if (call.body instanceof SourceUpload) {
+    const checked = bundleFileName(entrypoint);
+    if (checked.kind === "refused") throw new ApiError(400, checked.reason);
+    if (checked.name !== entrypoint) throw new ApiError(400, `entrypoint_path "${entrypoint}" names the source file; send it as ${checked.name}`);
+    return { kind: "files", files: [{ path: entrypoint, content: call.body.content }] };
+  }
   return source === undefined ? undefined : { kind: "files", files: [{ path: "index.ts", content: Buffer.from(source, "utf8") }] };
 }
 

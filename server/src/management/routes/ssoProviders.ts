@@ -3,9 +3,9 @@
 // provider each. Refused with 404 while the project's `saml_enabled` is off, as hosted.
 // Registering a provider here does not make SAML sign-in happen: no auth server runs here.
 import { authConfigDocument } from "../auth/authConfigDocument";
-import { checkedUrl } from "../auth/jwksResolver";
-import { parseSamlMetadata } from "../auth/samlMetadata";
+import { parseSamlMetadata, type MetadataSource } from "../auth/samlMetadata";
 import { ApiError } from "../http/apiError";
+import { checkedTenantUrl, fetchTenantUrl, publicOnly, TenantFetchError, type TenantUrlPolicy } from "../outbound/tenantUrls";
 import { AuthConfigStore } from "../store/authConfigStore";
 import { lockedForAuthChange } from "../store/keyStateStore";
 import type { ProjectRecord } from "../store/projectStore";
@@ -23,7 +23,6 @@ interface ProviderBody {
 }
 
 const domainPattern = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-const metadataTimeoutMs = 3000;
 
 export function providerShape(p: SsoProviderRecord) {
   const saml = {
@@ -58,26 +57,25 @@ function checkedDomains(domains: string[]): string[] {
   return normalized;
 }
 
-async function metadataXml(body: ProviderBody): Promise<{ xml: string; url: string | null } | undefined> {
+async function metadataXml(body: ProviderBody, policy: TenantUrlPolicy): Promise<{ xml: string; source: MetadataSource; url: string | null } | undefined> {
   if (body.metadata_xml !== undefined && body.metadata_url !== undefined) throw new ApiError(400, "Send metadata_xml or metadata_url, not both");
-  if (body.metadata_xml !== undefined) return { xml: body.metadata_xml, url: null };
+  if (body.metadata_xml !== undefined) return { xml: body.metadata_xml, source: "metadata_xml", url: null };
   if (body.metadata_url === undefined) return undefined;
-  const url = checkedUrl("metadata_url", body.metadata_url);
+  const url = checkedTenantUrl("metadata_url", body.metadata_url, policy);
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(metadataTimeoutMs) });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    return { xml: await response.text(), url: body.metadata_url };
+    const xml = (await fetchTenantUrl(url, policy, "application/samlmetadata+xml, application/xml, text/xml")).toString("utf8");
+    return { xml, source: "metadata_url", url: body.metadata_url };
   } catch (e) {
-    const cause = (e as { cause?: { code?: string } }).cause?.code;
-    throw new ApiError(400, `Could not fetch metadata_url ${body.metadata_url}: ${cause ?? (e as Error).message}`);
+    if (e instanceof TenantFetchError) throw new ApiError(400, `Could not fetch metadata_url ${body.metadata_url}: ${e.message}`);
+    throw e;
   }
 }
 
 /** The provider's fields after `body` (metadata fetched and parsed), and its new domains. */
-async function providerFields(body: ProviderBody, current: SsoProviderRecord | undefined) {
-  const metadata = await metadataXml(body);
+async function providerFields(body: ProviderBody, current: SsoProviderRecord | undefined, policy: TenantUrlPolicy) {
+  const metadata = await metadataXml(body, policy);
   if (!metadata && !current) throw new ApiError(400, "metadata_xml or metadata_url is required");
-  const parsed = metadata ? parseSamlMetadata(metadata.xml) : undefined;
+  const parsed = metadata ? parseSamlMetadata(metadata.xml, metadata.source) : undefined;
   const fields: SsoProviderFields = {
     entity_id: parsed?.entityId ?? current!.entity_id,
     certificates: parsed?.certificates ?? current!.certificates,
@@ -100,7 +98,7 @@ async function refuseTaken(store: SsoProviderStore, project: ProjectRecord, enti
 
 /** Makes or changes a provider: fetched and parsed first, then checked and written under the lock. */
 async function save(call: Call, project: ProjectRecord, current: SsoProviderRecord | undefined): Promise<SsoProviderRecord> {
-  const { fields, domains } = await providerFields(call.body as ProviderBody, current);
+  const { fields, domains } = await providerFields(call.body as ProviderBody, current, call.services.config.tenantUrls ?? publicOnly);
   return lockedForAuthChange(call.services.platform, project.id, async (tx) => {
     const store = new SsoProviderStore(tx);
     await refuseTaken(store, project, fields.entity_id, domains, current?.id ?? null);

@@ -3,8 +3,9 @@
 // fetch is stored and shown (`resolved_at` null, `resolve_error` why); such an integration lets
 // no token in until its keys resolve, which reading it alone tries again.
 import type { JSONWebKeySet } from "jose";
-import { checkedJwks, checkedUrl, resolveJwks, type Resolution } from "../auth/jwksResolver";
+import { checkedJwks, resolveJwks, type Resolution } from "../auth/jwksResolver";
 import { ApiError } from "../http/apiError";
+import { checkedTenantUrl, publicOnly } from "../outbound/tenantUrls";
 import { changingKeys } from "../store/keyStateStore";
 import type { ProjectRecord } from "../store/projectStore";
 import { ThirdPartyAuthStore, type ThirdPartyAuthRecord } from "../store/thirdPartyAuthStore";
@@ -48,11 +49,12 @@ async function create(call: Call) {
   const project = await requireProject(call);
   const body = call.body as CreateBody;
   if (body.oidc_issuer_url === undefined) throw new ApiError(400, "oidc_issuer_url is required: the data API checks every token's issuer against it");
-  const issuer = checkedUrl("oidc_issuer_url", body.oidc_issuer_url);
-  const jwksUrl = body.jwks_url === undefined ? undefined : checkedUrl("jwks_url", body.jwks_url);
+  const policy = call.services.config.tenantUrls ?? publicOnly;
+  const issuer = checkedTenantUrl("oidc_issuer_url", body.oidc_issuer_url, policy);
+  const jwksUrl = body.jwks_url === undefined ? undefined : checkedTenantUrl("jwks_url", body.jwks_url, policy);
   const custom: JSONWebKeySet | null = body.custom_jwks === undefined ? null : await checkedJwks("custom_jwks", body.custom_jwks);
   await refuseTakenIssuer(new ThirdPartyAuthStore(call.services.platform), project, body.oidc_issuer_url);
-  const resolution: Resolution = custom ? { kind: "resolved", jwks: custom } : await resolveJwks(issuer, jwksUrl);
+  const resolution: Resolution = custom ? { kind: "resolved", jwks: custom } : await resolveJwks(issuer, jwksUrl, policy);
   const created = await changingKeys(call.services.platform, project.id, async (tx) => {
     const store = new ThirdPartyAuthStore(tx);
     await refuseTakenIssuer(store, project, body.oidc_issuer_url!);
@@ -72,7 +74,9 @@ async function create(call: Call) {
 /** An integration whose keys never resolved: fetched again, and trusted from now on if they come. */
 async function retried(call: Call, project: ProjectRecord, tpa: ThirdPartyAuthRecord): Promise<ThirdPartyAuthRecord> {
   if (tpa.resolved_at !== null || tpa.oidc_issuer_url === null) return tpa;
-  const resolution = await resolveJwks(new URL(tpa.oidc_issuer_url), tpa.jwks_url === null ? undefined : new URL(tpa.jwks_url));
+  // Stored URLs are fetched under today's rule, whatever the rule was when they were saved.
+  const policy = call.services.config.tenantUrls ?? publicOnly;
+  const resolution = await resolveJwks(new URL(tpa.oidc_issuer_url), tpa.jwks_url === null ? undefined : new URL(tpa.jwks_url), policy);
   if (resolution.kind === "failed") {
     return (await new ThirdPartyAuthStore(call.services.platform).setResolution(project.id, tpa.id, null, resolution.error)) ?? tpa;
   }

@@ -20,6 +20,7 @@ import domains from "./0502_domains";
 import serviceSettings from "./0503_service_settings";
 import snippets from "./0600_snippets";
 import claimTokens from "./0601_claim_tokens";
+import bundleFileNames from "./0720_bundle_file_names";
 
 export interface Migration {
   version: number;
@@ -48,4 +49,5 @@ export const migrations: Migration[] = [
   serviceSettings,
   snippets,
   claimTokens,
+  bundleFileNames,
 ];
