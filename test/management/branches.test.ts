@@ -133,11 +133,16 @@ describe("branches", () => {
   });
 
   it("resets a branch to the parent's migrations", async () => {
+    // The platform's logins into the branch are made before the reset drops its database.
+    expect((await call("GET", `/v1/projects/${schemaBranch.project_ref}/database/migrations`)).status).toBe(200);
     const reset = await call("POST", `/v1/branches/${schemaBranch.project_ref}/reset`, {});
     expect(reset.status).toBe(201);
     expect(await adminQuery(dbUrl(schemaBranch.project_ref), "select to_regclass('public.bad') as t")).toEqual([{ t: null }]);
     const versions = await adminQuery(dbUrl(schemaBranch.project_ref), "select version from supabase_migrations.schema_migrations order by 1");
     expect(versions.map((v) => v.version)).toEqual(["20250101000000", "20250202000000"]);
+    const listed = await call("GET", `/v1/projects/${schemaBranch.project_ref}/database/migrations`);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.map((m: { version: string }) => m.version)).toEqual(["20250101000000", "20250202000000"]);
     const runs = await call("GET", `/v1/projects/${schemaBranch.project_ref}/actions`);
     expect(runs.body.length).toBe(4);
     const counted = await call("HEAD", `/v1/projects/${schemaBranch.project_ref}/actions`);
@@ -304,6 +309,46 @@ describe("deletion with a grace period", () => {
     expect(await tracesOf(clusterUrl(clusterInfo()), swept.project_ref)).toEqual({ databases: [], roles: [] });
     const [row] = await adminQuery(platform.platformUrl, "select count(*)::int as n from platform.branches where branch_ref = $1", [swept.project_ref]);
     expect(row.n).toBe(0);
+  });
+});
+
+describe("a branch's migration history", () => {
+  const owners = (ref: string) =>
+    adminQuery(
+      dbUrl(ref),
+      `select (select nspowner::regrole::text from pg_namespace where nspname = 'supabase_migrations') as schema,
+              (select tableowner from pg_tables where schemaname = 'supabase_migrations' and tablename = 'schema_migrations') as "table"`,
+    );
+  const apply = (ref: string, name: string, query: string) => call("POST", `/v1/projects/${ref}/database/migrations`, { name, query });
+
+  it("belongs to the branch's owner after the replay, so migrations apply through the API", async () => {
+    const branch = await branchOf("api-migrations", false);
+    const ref = branch.project_ref;
+    expect(await owners(ref)).toEqual([{ schema: `${ref}_owner`, table: `${ref}_owner` }]);
+    const applied = await apply(ref, "add_labels", "create table public.labels (id int primary key)");
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    const listed = (await call("GET", `/v1/projects/${ref}/database/migrations`)).body as { name: string }[];
+    expect(listed.at(-1)?.name).toBe("add_labels");
+    expect(await adminQuery(dbUrl(ref), "select tableowner from pg_tables where tablename = 'labels'")).toEqual([{ tableowner: `${ref}_owner` }]);
+
+    // A branch made before this fix: its history owned by the superuser, the owner only granted.
+    await adminQuery(dbUrl(ref), `alter schema supabase_migrations owner to postgres;
+      alter table supabase_migrations.schema_migrations owner to postgres;
+      grant usage on schema supabase_migrations to "${ref}_owner"; grant all on supabase_migrations.schema_migrations to "${ref}_owner"`);
+    const refused = await apply(ref, "refused", "create table public.refused (id int)");
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain("42501");
+    // A server process starting now hands it to the owner on its first use of the project
+    // (through the door: only a superuser-owned history table changes owner).
+    const restarted = await startPlatform({ platformDatabase: platform.platformDatabase });
+    try {
+      const after = await api(restarted.baseUrl, token, "POST", `/v1/projects/${ref}/database/migrations`, { name: "after_fix", query: "create table public.after_fix (id int)" });
+      expect(after.status, JSON.stringify(after.body)).toBe(200);
+      expect(await owners(ref)).toEqual([{ schema: `${ref}_owner`, table: `${ref}_owner` }]);
+    } finally {
+      await restarted.close({ keepDatabase: true });
+    }
+    expect((await call("DELETE", `/v1/branches/${ref}`)).status).toBe(200);
   });
 });
 

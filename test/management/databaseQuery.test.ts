@@ -41,6 +41,48 @@ describe("database/query", () => {
     expect(owner).toEqual([{ tableowner: `${ref}_owner` }]);
   });
 
+  it("converts values as the hosted endpoint (postgres-meta) does, on both logins", async () => {
+    const text = `set timezone = 'UTC';
+      select 17401::int8 as small, 9007199254740993::int8 as big, -9007199254740991::int8 as safe_edge,
+        array[1, 2]::int8[] as int8s, 1.50::numeric as num, 7::int4 as int4,
+        '2024-01-02'::date as d, '2024-01-02 03:04:05'::timestamp as ts, '2024-01-02 03:04:05+00'::timestamptz as tstz,
+        array['2024-01-02', '2024-01-03']::date[] as ds, array['2024-01-02 03:04:05+00']::timestamptz[] as tstzs,
+        array['2024-01-02 03:04:05']::timestamp[] as tss, '1 day 02:00'::interval as iv,
+        point(1, 2) as p, '{"a": [1]}'::jsonb as j`;
+    const expected = {
+      small: 17401,
+      big: "9007199254740993",
+      safe_edge: -9007199254740991,
+      int8s: ["1", "2"],
+      num: "1.50",
+      int4: 7,
+      d: "2024-01-02",
+      ts: "2024-01-02 03:04:05",
+      tstz: "2024-01-02 03:04:05+00",
+      ds: ["2024-01-02", "2024-01-03"],
+      tstzs: ["2024-01-02 03:04:05+00"],
+      tss: ["2024-01-02 03:04:05"],
+      iv: "1 day 02:00:00",
+      p: "(1,2)",
+      j: { a: [1] },
+    };
+    for (const body of [{ query: text }, { query: text, read_only: true }]) {
+      const r = await query(ref, body);
+      expect(r.status, r.body.message).toBe(201);
+      expect(r.body).toEqual([expected]);
+    }
+    const parameters = await query(ref, { query: "select $1::int8 as n, pg_table_size('notes')::int8 as bytes", parameters: ["42"] });
+    expect(parameters.body).toEqual([{ n: 42, bytes: expect.any(Number) }]);
+  });
+
+  it("answers the last result that has rows when later statements have none", async () => {
+    const r = await query(ref, { query: "select 7 as a; select 1 as b where false" });
+    expect(r.status).toBe(201);
+    expect(r.body).toEqual([{ a: 7 }]);
+    const none = await query(ref, { query: "select 1 as b where false; set timezone = 'UTC'" });
+    expect(none.body).toEqual([]);
+  });
+
   it("leaves the owner role only for a role without privileges", async () => {
     const r = await query(ref, { query: "set role none; select * from notes" });
     expect(r.status).toBe(400);

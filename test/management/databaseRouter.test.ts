@@ -95,7 +95,8 @@ describe("database router", () => {
         connection_string: url,
         connectionString: url,
         default_pool_size: null,
-        max_client_conn: null,
+        // The router's cap on one project's sessions (--router-project-sessions, default 20).
+        max_client_conn: 20,
         pool_mode: "session",
       },
     ]);
@@ -109,7 +110,23 @@ describe("database router", () => {
     const patch = await api(platform.baseUrl, token, "PATCH", `/v1/projects/${ref}/config/database/pooler`, { default_pool_size: 10 });
     expect(patch.status).toBe(400);
     expect(patch.body.message).toMatch(/does not pool.*nothing was changed/);
-    expect((await api(platform.baseUrl, token, "GET", `/v1/projects/${ref}/config/database/pgbouncer`)).status).toBe(404);
+  });
+
+  it("answers the pgbouncer config as the router's session mode and connection string", async () => {
+    const answer = await api(platform.baseUrl, token, "GET", `/v1/projects/${ref}/config/database/pgbouncer`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("x-pooler")).toMatch(/does not pool/);
+    const [entry] = (await api(platform.baseUrl, token, "GET", `/v1/projects/${ref}/config/database/pooler`)).body;
+    expect(answer.body).toEqual({ pool_mode: "session", connection_string: entry.connection_string, max_client_conn: 20 });
+    const client = new pg.Client({ connectionString: answer.body.connection_string.replace("[YOUR-PASSWORD]", "a-password-1") });
+    await client.connect();
+    try {
+      expect((await client.query("select current_user as who")).rows).toEqual([{ who: `${ref}_owner` }]);
+    } finally {
+      await client.end();
+    }
+    const stranger = await platform.token("router-stranger@example.com");
+    expect((await api(platform.baseUrl, stranger, "GET", `/v1/projects/${ref}/config/database/pgbouncer`)).status).toBe(403);
   });
 
   it("serves the supabase CLI's migration list through a <role>.<ref> URL", async () => {

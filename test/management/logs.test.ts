@@ -109,6 +109,76 @@ describe("logs.all", () => {
   });
 });
 
+describe("the logs source of the newer dialect", () => {
+  const edgeQuery = `select id, log_attributes['identifier'] as identifier, timestamp, event_message,
+      log_attributes['request.method'] as method, log_attributes['request.path'] as path, log_attributes['response.status_code'] as status_code
+    from logs where source = 'edge_logs' order by timestamp desc limit 100`;
+
+  it("answers a source's rows with their attributes as a flat map, as the newer clients query them", async () => {
+    const r = await logs(ref, { sql: edgeQuery });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const rows = r.body.result as { identifier: string; method: string; path: string; status_code: number; event_message: string }[];
+    const graphql = rows.filter((row) => row.path === `/project/${ref}/graphql/v1`);
+    expect(graphql).toHaveLength(3);
+    expect(graphql[0]).toMatchObject({ identifier: ref, method: "POST", status_code: 200 });
+    expect(graphql[0]!.event_message).toContain("POST | 200 |");
+    expect(JSON.stringify(rows)).not.toContain(otherRef);
+
+    const attributes = await logs(ref, {
+      sql: `select severity_text, log_attributes from logs where source = 'edge_logs' and log_attributes->>'api' = 'graphql' limit 1`,
+    });
+    expect(attributes.body.result).toEqual([
+      {
+        severity_text: "INFO",
+        log_attributes: {
+          identifier: ref,
+          api: "graphql",
+          "request.method": "POST",
+          "request.path": `/project/${ref}/graphql/v1`,
+          "request.host": expect.any(String),
+          "request.id": expect.any(String),
+          "response.status_code": 200,
+          duration_ms: expect.any(Number),
+          role: "anon",
+        },
+      },
+    ]);
+    const sources = await logs(ref, { sql: "select distinct source from logs" });
+    expect(sources.body.result).toEqual([{ source: "edge_logs" }]);
+  });
+
+  it("keeps the project and range of the query", async () => {
+    const other = await logs(otherRef, { sql: edgeQuery });
+    expect(other.status).toBe(200);
+    expect(JSON.stringify(other.body.result)).not.toContain(`/project/${ref}/`);
+    clockOffset = 3 * 60_000;
+    try {
+      const later = await logs(ref, { sql: "select count(*)::int as n from logs" });
+      expect(later.body).toEqual({ result: [{ n: 0 }] });
+    } finally {
+      clockOffset = 0;
+    }
+    const wide = await logs(ref, { sql: "select count(*)::int as n from logs", iso_timestamp_start: new Date(Date.now() - 86_400_000).toISOString(), iso_timestamp_end: new Date().toISOString() });
+    expect(wide.body.result[0].n).toBeGreaterThan(0);
+  });
+
+  it("has workflow_run_logs, fed by a branch's action runs", async () => {
+    const branch = (await call("POST", `/v1/projects/${ref}/branches`, { branch_name: "logged-branch" })).body as { project_ref: string };
+    const [run] = (await call("GET", `/v1/projects/${branch.project_ref}/actions`)).body as { id: string }[];
+    const text = (await call("GET", `/v1/projects/${branch.project_ref}/actions/${run!.id}/logs`)).body as string;
+    const r = await logs(branch.project_ref, {
+      sql: "select log_attributes['workflow_run'] as workflow_run, timestamp, id, event_message from logs where source = 'workflow_run_logs' order by timestamp",
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.result.map((row: { event_message: string }) => row.event_message)).toEqual(text.split("\n"));
+    expect(new Set(r.body.result.map((row: { workflow_run: string }) => row.workflow_run))).toEqual(new Set([run!.id]));
+    const view = await logs(branch.project_ref, { sql: "select count(*)::int as n from workflow_run_logs" });
+    expect(view.body).toEqual({ result: [{ n: text.split("\n").length }] });
+    expect((await logs(ref, { sql: "select count(*)::int as n from workflow_run_logs" })).body).toEqual({ result: [{ n: 0 }] });
+    expect((await call("DELETE", `/v1/branches/${branch.project_ref}`)).status).toBe(200);
+  });
+});
+
 describe("usage", () => {
   it("counts the data API requests", async () => {
     const counts = await call("GET", `/v1/projects/${ref}/analytics/endpoints/usage.api-requests-count`);

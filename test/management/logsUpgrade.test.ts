@@ -20,15 +20,17 @@ const oldMetadata = {
 };
 const silentLog = { warn() {}, error() {} } as never;
 
-async function edgeLogs(ref: string): Promise<{ event_message: string; metadata: unknown }[]> {
+async function ticketed<R extends { [column: string]: unknown }>(ref: string, sql: string): Promise<R[]> {
   return pool.transaction(async (tx) => {
     await tx.rows("insert into logs_internal.tickets (id, project_ref, starts, ends) values ('t', $1, '2000-01-01', '3000-01-01')", [ref]);
     await tx.rows("select set_config('logs.ticket', 't', true)");
-    const rows = await tx.rows<{ event_message: string; metadata: unknown }>("select event_message, metadata from logs.edge_logs order by timestamp");
+    const rows = await tx.rows<R>(sql);
     await tx.rows("delete from logs_internal.tickets where id = 't'");
     return rows;
   });
 }
+
+const edgeLogs = (ref: string) => ticketed<{ event_message: string; metadata: unknown }>(ref, "select event_message, metadata from logs.edge_logs order by timestamp");
 
 beforeAll(async () => {
   db = await freshDatabase();
@@ -39,7 +41,7 @@ beforeAll(async () => {
      values ('edge_logs', 'aaaaaaaaaaaaaaaaaaaa', '2026-01-01T00:00:00Z', 'POST | 200 | 10.1.2.3 | req-1 | /project/aaaaaaaaaaaaaaaaaaaa/graphql/v1', $1)`,
     [JSON.stringify(oldMetadata)],
   );
-  expect(await migrate(pool, logsMigrations)).toEqual([2]);
+  expect(await migrate(pool, logsMigrations.filter((m) => m.version <= 2))).toEqual([2]);
 });
 afterAll(async () => {
   await pool.end();
@@ -78,5 +80,42 @@ describe("logs database, version 2", () => {
     ]);
     const [{ timestamp }] = await pool.rows<{ timestamp: Date }>("select timestamp from logs_internal.requests where request_id = 'req-2'");
     expect(timestamp.toISOString()).toBe("2026-01-02T03:04:05.678Z");
+  });
+});
+
+describe("logs database, version 3", () => {
+  it("shows every source's rows in one logs view, attributes as a flat map", async () => {
+    expect(await migrate(pool, logsMigrations)).toEqual([3]);
+    await pool.rows(
+      `insert into logs_internal.events (source, project_ref, timestamp, event_message, metadata)
+       values ('postgres_logs', 'bbbbbbbbbbbbbbbbbbbb', '2026-01-02T03:04:06Z', 'relation "x" does not exist',
+               '{"parsed": {"error_severity": "error", "detail": null}, "tags": [1, 2]}')`,
+    );
+    const rows = await ticketed<{ source: string; severity_text: string; log_attributes: unknown; method: unknown }>(
+      "bbbbbbbbbbbbbbbbbbbb",
+      "select source, severity_text, log_attributes, log_attributes['request.method'] as method from logs.logs order by timestamp",
+    );
+    expect(rows).toEqual([
+      {
+        source: "edge_logs",
+        severity_text: "WARN",
+        method: "GET",
+        log_attributes: {
+          identifier: "bbbbbbbbbbbbbbbbbbbb", api: "management", "request.method": "GET", "request.path": "/v1/projects/bbbbbbbbbbbbbbbbbbbb/api-keys",
+          "request.host": "localhost", "request.id": "req-2", "response.status_code": 404, duration_ms: 0.5,
+        },
+      },
+      {
+        source: "edge_logs",
+        severity_text: "INFO",
+        method: "POST",
+        log_attributes: {
+          identifier: "bbbbbbbbbbbbbbbbbbbb", api: "graphql", "request.method": "POST", "request.path": "/graphql/v1",
+          "request.host": "bbbbbbbbbbbbbbbbbbbb.example.com", "request.id": 'req-"3"\\\t\n', "response.status_code": 200, duration_ms: 2, role: "service_role",
+        },
+      },
+      { source: "postgres_logs", severity_text: "ERROR", method: null, log_attributes: { identifier: "bbbbbbbbbbbbbbbbbbbb", "parsed.error_severity": "error", tags: [1, 2] } },
+    ]);
+    expect(await ticketed("aaaaaaaaaaaaaaaaaaaa", "select source from logs.logs")).toEqual([{ source: "edge_logs" }]);
   });
 });

@@ -90,9 +90,12 @@ describe("secrets", () => {
   });
 });
 
-async function deploy(slug: string, files: Record<string, Buffer | string>, metadata: unknown): Promise<{ status: number; body: any }> {
+async function deploy(slug: string, files: Record<string, Buffer | string>, metadata: unknown, metadataAsBlob = false): Promise<{ status: number; body: any }> {
   const form = new FormData();
-  form.append("metadata", typeof metadata === "string" ? metadata : JSON.stringify(metadata));
+  const text = typeof metadata === "string" ? metadata : JSON.stringify(metadata);
+  // As the MCP server sends it: a Blob, so a part with the file name "blob".
+  if (metadataAsBlob) form.append("metadata", new Blob([text], { type: "application/json" }));
+  else form.append("metadata", text);
   for (const [path, content] of Object.entries(files)) form.append("file", new Blob([content]), path);
   const r = await fetch(`${platform.baseUrl}/v1/projects/${ref}/functions/deploy?slug=${slug}`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
   return { status: r.status, body: await r.json() };
@@ -105,19 +108,35 @@ describe("functions", () => {
   it("deploys a multipart bundle and answers its body byte for byte", async () => {
     const r = await deploy("hello-world", { "hello-world/index.ts": source, "hello-world/data.bin": binary }, { entrypoint_path: "hello-world/index.ts", verify_jwt: false, name: "Hello" });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
-    expect(r.body).toMatchObject({ slug: "hello-world", name: "Hello", status: "ACTIVE", version: 1, verify_jwt: false, entrypoint_path: "hello-world/index.ts" });
+    const base = `/tmp/user_fn_${ref}_${r.body.id}_1/source/`;
+    expect(r.body).toMatchObject({ slug: "hello-world", name: "Hello", status: "ACTIVE", version: 1, verify_jwt: false, entrypoint_path: `file://${base}hello-world/index.ts` });
     expect(r.body.ezbr_sha256).toMatch(/^[0-9a-f]{64}$/);
 
     const body = await fetch(`${platform.baseUrl}/v1/projects/${ref}/functions/hello-world/body`, { headers: { authorization: `Bearer ${token}`, accept: "multipart/form-data" } });
     expect(body.status).toBe(200);
     expect(body.headers.get("content-type")).toMatch(/^multipart\/form-data; boundary=/);
     const form = await body.formData();
-    expect(JSON.parse(form.get("metadata") as string)).toMatchObject({ entrypoint_path: "hello-world/index.ts", verify_jwt: false });
+    expect(JSON.parse(form.get("metadata") as string)).toMatchObject({ entrypoint_path: `file://${base}hello-world/index.ts`, verify_jwt: false });
     const files = form.getAll("file") as File[];
-    expect(files.map((f) => f.name).sort()).toEqual(["hello-world/data.bin", "hello-world/index.ts"]);
+    expect(files.map((f) => f.name).sort()).toEqual([`${base}hello-world/data.bin`, `${base}hello-world/index.ts`]);
     const byName = new Map(await Promise.all(files.map(async (f) => [f.name, Buffer.from(await f.arrayBuffer())] as const)));
-    expect(byName.get("hello-world/data.bin")!.equals(binary)).toBe(true);
-    expect(byName.get("hello-world/index.ts")!.toString("utf8")).toBe(source);
+    expect(byName.get(`${base}hello-world/data.bin`)!.equals(binary)).toBe(true);
+    expect(byName.get(`${base}hello-world/index.ts`)!.toString("utf8")).toBe(source);
+    const stored = await adminQuery(platform.platformUrl, "select entrypoint_path from platform.functions where id = $1", [r.body.id]);
+    expect(stored).toEqual([{ entrypoint_path: "hello-world/index.ts" }]);
+  });
+
+  it("takes a metadata part sent as a Blob (with a file name) as the metadata", async () => {
+    const r = await deploy("blob-meta", { "index.ts": source, "deno.json": "{}" }, { entrypoint_path: "index.ts", import_map_path: "deno.json", name: "blob-meta" }, true);
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const base = `/tmp/user_fn_${ref}_${r.body.id}_1/source/`;
+    expect(r.body).toMatchObject({ slug: "blob-meta", version: 1, entrypoint_path: `file://${base}index.ts`, import_map_path: `file://${base}deno.json` });
+    const files = await adminQuery(platform.platformUrl, "select path from platform.function_files where function_id = $1 order by path", [r.body.id]);
+    expect(files).toEqual([{ path: "deno.json" }, { path: "index.ts" }]);
+    const bad = await deploy("blob-bad", { "index.ts": source }, "{not json", true);
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe("The metadata field must be JSON");
+    expect((await call("DELETE", `/v1/projects/${ref}/functions/blob-meta`)).status).toBe(200);
   });
 
   it("bumps the version on a new deploy, not on a metadata edit", async () => {
@@ -125,11 +144,15 @@ describe("functions", () => {
     expect(again.body.version).toBe(2);
     const listed = await call("GET", `/v1/projects/${ref}/functions`);
     expect(listed.body).toHaveLength(1);
+    const id = listed.body[0].id;
+    expect(listed.body[0].entrypoint_path).toBe(`file:///tmp/user_fn_${ref}_${id}_2/source/index.ts`);
+    // Sent back as it was read: the URL is taken for the stored path it names.
     const bulk = await call("PUT", `/v1/projects/${ref}/functions`, [{ ...listed.body[0], name: "Renamed", verify_jwt: true }]);
     expect(bulk.status, JSON.stringify(bulk.body)).toBe(200);
-    expect(bulk.body.functions[0]).toMatchObject({ name: "Renamed", version: 2, verify_jwt: true });
+    expect(bulk.body.functions[0]).toMatchObject({ name: "Renamed", version: 2, verify_jwt: true, entrypoint_path: listed.body[0].entrypoint_path });
+    expect(await adminQuery(platform.platformUrl, "select entrypoint_path from platform.functions where id = $1", [id])).toEqual([{ entrypoint_path: "index.ts" }]);
     const patched = await call("PATCH", `/v1/projects/${ref}/functions/hello-world`, { body: "export const x = 1;" });
-    expect(patched.body).toMatchObject({ name: "Renamed", version: 3, entrypoint_path: "index.ts" });
+    expect(patched.body).toMatchObject({ name: "Renamed", version: 3, entrypoint_path: `file:///tmp/user_fn_${ref}_${id}_3/source/index.ts` });
     expect((await call("GET", `/v1/projects/${ref}/functions/hello-world`)).body.version).toBe(3);
   });
 
@@ -153,18 +176,20 @@ describe("functions", () => {
       fetch(`${platform.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "text/plain" }, body });
     const created = await post(`/v1/projects/${ref}/functions?slug=plain-text&entrypoint_path=main.ts`, "POST", raw);
     expect(created.status).toBe(201);
-    expect((await created.json()) as object).toMatchObject({ slug: "plain-text", name: "plain-text", version: 1, entrypoint_path: "main.ts" });
+    const made = (await created.json()) as { id: string };
+    const base = `/tmp/user_fn_${ref}_${made.id}_`;
+    expect(made).toMatchObject({ slug: "plain-text", name: "plain-text", version: 1, entrypoint_path: `file://${base}1/source/main.ts` });
     const stored = async () => {
       const form = await (await fetch(`${platform.baseUrl}/v1/projects/${ref}/functions/plain-text/body`, { headers: { authorization: `Bearer ${token}` } })).formData();
       const files = form.getAll("file") as File[];
       return files.map((f) => f.name).concat(await Promise.all(files.map(async (f) => Buffer.from(await f.arrayBuffer()).toString("hex"))));
     };
-    expect(await stored()).toEqual(["main.ts", raw.toString("hex")]);
+    expect(await stored()).toEqual([`${base}1/source/main.ts`, raw.toString("hex")]);
     const next = Buffer.from("export default 2;\n");
     const updated = await post(`/v1/projects/${ref}/functions/plain-text`, "PATCH", next);
     expect(updated.status).toBe(200);
     expect(((await updated.json()) as { version: number }).version).toBe(2);
-    expect(await stored()).toEqual(["main.ts", next.toString("hex")]);
+    expect(await stored()).toEqual([`${base}2/source/main.ts`, next.toString("hex")]);
     const bad = await post(`/v1/projects/${ref}/functions?slug=climbs&entrypoint_path=../x.ts`, "POST", next);
     expect(bad.status).toBe(400);
     // Other operations still refuse text/plain, as they always did.

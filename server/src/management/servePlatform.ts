@@ -64,7 +64,10 @@ export async function servePlatform(
           total: services!.limits.routerTotal,
         });
   // The bound port (the configured one may be 0) is what the pooler config reports.
-  if (router) services!.databaseRouter = { host: config.host, port: await router.listen(routerPort!, config.host) };
+  if (router) {
+    const port = await router.listen(routerPort!, config.host);
+    services!.databaseRouter = { host: config.host, port, sessionsPerProject: services!.limits.routerPerProject };
+  }
   let closing: Promise<void> | undefined;
   return {
     fastify,

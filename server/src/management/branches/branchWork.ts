@@ -20,20 +20,23 @@ function onProject<T>(services: Services, project: ProjectRecord, access: Projec
   return services.logins.run(project, access, services.workTimeoutMs, work);
 }
 
-/** Runs `work` as one action run of the branch: RUNNING, then EXITED with its log or DEAD with the failure. */
+/** Runs `work` as one action run of the branch: RUNNING, then EXITED with its log or DEAD with the
+ * failure; the log's lines also go to the branch's workflow_run_logs. */
 export async function reportedRun(services: Services, branch: BranchRecord, step: RunStep, work: (log: string[]) => Promise<void>): Promise<ActionRun> {
   const run = await services.branches.startRun(branch.id, step);
   const log: string[] = [];
+  let status: "EXITED" | "DEAD";
   try {
     await work(log);
     log.push("done");
-    await services.branches.finishRun(run.id, "EXITED", log.join("\n"));
-    return { ...run, status: "EXITED" };
+    status = "EXITED";
   } catch (e) {
     if (!log.some((line) => line.startsWith("failed: "))) log.push(`failed: ${(e as Error).message}`);
-    await services.branches.finishRun(run.id, "DEAD", log.join("\n"));
-    return { ...run, status: "DEAD" };
+    status = "DEAD";
   }
+  await services.branches.finishRun(run.id, status, log.join("\n"));
+  await services.logs.recordRun(branch.branch_ref, { id: run.id, step, status }, log);
+  return { ...run, status };
 }
 
 /** Migrations of `from` whose versions `to` does not have, in version order, up to `upTo` when given. */

@@ -5,6 +5,7 @@ import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError } from "../http/apiError";
 import { bundleFileName, type BundleFile, type BundleMetadata } from "./bundle";
+import { storedPath } from "./deploymentPaths";
 
 /** The size limit of one uploaded file (the hosted limit of a function bundle). */
 export const maxFileBytes = 20 * 1024 * 1024;
@@ -30,24 +31,28 @@ export class SourceUpload {
   constructor(readonly content: Buffer) {}
 }
 
-/** A deploy's parts: the `metadata` JSON field and every file part, in the order sent. */
+/** A deploy's parts: the `metadata` JSON (a field, or a part with a file name) and every other
+ * file part, in the order sent. */
 export async function readDeploy(request: FastifyRequest): Promise<{ metadata: BundleMetadata; files: BundleFile[] }> {
   if (!request.isMultipart()) throw new ApiError(400, "A deploy is multipart/form-data with a metadata field and file parts");
   let metadata: unknown;
   const files: BundleFile[] = [];
   try {
     for await (const part of request.parts()) {
-      if (part.type === "file") {
-        const checked = bundleFileName(part.filename);
-        if (checked.kind === "refused") throw new ApiError(400, checked.reason);
-        if (files.some((f) => f.path === checked.name)) throw new ApiError(400, `file path "${part.filename}" names ${checked.name}, which is already in the bundle`);
-        files.push({ path: checked.name, content: await part.toBuffer() });
-      } else if (part.fieldname === "metadata") {
+      if (part.fieldname === "metadata") {
+        // Some clients send it as a Blob: a part with a file name (`blob`) and a JSON type.
+        const text = part.type === "file" ? (await part.toBuffer()).toString("utf8") : String(part.value);
         try {
-          metadata = JSON.parse(String(part.value));
+          metadata = JSON.parse(text);
         } catch {
           throw new ApiError(400, "The metadata field must be JSON");
         }
+      } else if (part.type === "file") {
+        // A name under a deployment's base (a bundle downloaded, then deployed again) is relative to it.
+        const checked = bundleFileName(storedPath(part.filename));
+        if (checked.kind === "refused") throw new ApiError(400, checked.reason);
+        if (files.some((f) => f.path === checked.name)) throw new ApiError(400, `file path "${part.filename}" names ${checked.name}, which is already in the bundle`);
+        files.push({ path: checked.name, content: await part.toBuffer() });
       }
     }
   } catch (e) {

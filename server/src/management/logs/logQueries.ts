@@ -1,6 +1,6 @@
 // Logs stage: a project, a range and the caller's SQL → its rows, run by the reader role behind a
-// ticket that limits every log view to that project and range; and the usage counts the
-// platform computes from the same rows.
+// ticket that limits every log view to that project and range; the usage counts the platform
+// computes from the same rows; and the rows of branch action runs (workflow_run_logs).
 import { randomBytes } from "node:crypto";
 import { sqlState, withConnection } from "../platform/sql";
 import type { LogsDatabase } from "./logsDatabase";
@@ -55,6 +55,18 @@ export class LogQueries {
     } finally {
       await this.db.writer.rows("delete from logs_internal.tickets where id = $1 or created_at < now() - interval '1 hour'", [ticket]);
     }
+  }
+
+  /** A finished branch action run's log, one workflow_run_logs row of the branch per line, in order. */
+  async recordRun(ref: string, run: { id: string; step: string; status: string }, lines: string[]): Promise<void> {
+    await this.db.writer.rows(
+      `insert into logs_internal.events (source, project_ref, timestamp, event_message, metadata)
+       select 'workflow_run_logs', $1, now() + (l.n - 1) * interval '1 microsecond', l.line,
+              jsonb_build_object('workflow_run', $2::text, 'step', $3::text, 'status', $4::text,
+                                 'level', case when l.line like 'failed: %' then 'error' else 'info' end)
+         from unnest($5::text[]) with ordinality as l (line, n)`,
+      [ref, run.id, run.step, run.status, lines],
+    );
   }
 
   /** Data API requests per bucket over the interval, every bucket present. */

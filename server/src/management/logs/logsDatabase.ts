@@ -6,7 +6,7 @@ import format from "pg-format";
 import { databaseOf, withDatabase, withUser } from "../platform/connectionUrl";
 import { ensurePlatformDatabase, migrate } from "../platform/migrate";
 import { SqlPool, sqlState, withConnection, type Sql } from "../platform/sql";
-import { logSources, logsMigrations } from "./logsSchema";
+import { logViews, logsMigrations } from "./logsSchema";
 
 export interface LogsDatabase {
   writer: SqlPool;
@@ -46,7 +46,7 @@ async function ensureReader(sql: Sql, database: string, role: string): Promise<s
   await sql.rows(format("grant connect on database %I to %I", database, role));
   await sql.rows(format("grant usage on schema logs to %I", role));
   await sql.rows(format("grant execute on function logs.ticket() to %I", role));
-  for (const source of logSources) await sql.rows(format("grant select on logs.%I to %I", source, role));
+  for (const view of logViews) await sql.rows(format("grant select on logs.%I to %I", view, role));
   for (const object of signalsAndActivity) await sql.rows(`revoke all on ${object} from public`);
   return password;
 }

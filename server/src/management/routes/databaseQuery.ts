@@ -1,5 +1,7 @@
 // Routes (Management API): SQL text run in the project's database (as its owner role, or on the
-// read-only login), answered as the last statement's rows; and the databases' schemas.
+// read-only login), answered as the hosted endpoint answers (postgres-meta's conversion of
+// values, the last result with rows); and the databases' schemas.
+import { metaRows } from "../project/metaRows";
 import { requireProject } from "./access";
 import { ok, type ApiArea, type Call } from "./operation";
 import { withProjectSql } from "./projectSql";
@@ -14,7 +16,7 @@ async function runQuery(call: Call, readOnly: boolean) {
   const project = await requireProject(call);
   const body = call.body as QueryBody;
   const access = readOnly ? "read_only" : "owner";
-  const rows = await withProjectSql(call, project, access, (session) => session.run(body.query, body.parameters), undefined, body.query);
+  const rows = await withProjectSql(call, project, access, (session) => metaRows(session, body.query, body.parameters), undefined, body.query);
   return ok(rows, 201);
 }
 

@@ -3,12 +3,15 @@
 // bundles are kept byte for byte; this server does not run them.
 import { ApiError } from "../http/apiError";
 import { badPath, bundleFileName, bundleSha256, multipartBody, type Bundle } from "../functions/bundle";
+import { deployedFileName, deployedFileUrl, storedPath, type Deployment } from "../functions/deploymentPaths";
 import { readDeploy, SourceUpload } from "../functions/functionUploads";
 import type { FunctionEdit, FunctionRecord } from "../store/functionStore";
 import { requireProject } from "./access";
 import { ok, type ApiArea, type Call } from "./operation";
 
-function functionShape(f: FunctionRecord) {
+/** A function as the hosted API answers it: its file paths as URLs under the deployment's base. */
+function functionShape(ref: string, f: FunctionRecord) {
+  const deployment: Deployment = { ref, id: f.id, version: f.version };
   return {
     id: f.id,
     slug: f.slug,
@@ -19,8 +22,8 @@ function functionShape(f: FunctionRecord) {
     updated_at: f.updated_at,
     verify_jwt: f.verify_jwt,
     import_map: f.import_map,
-    entrypoint_path: f.entrypoint_path,
-    ...(f.import_map_path !== null ? { import_map_path: f.import_map_path } : {}),
+    entrypoint_path: deployedFileUrl(deployment, f.entrypoint_path),
+    ...(f.import_map_path !== null ? { import_map_path: deployedFileUrl(deployment, f.import_map_path) } : {}),
     ezbr_sha256: f.ezbr_sha256,
   };
 }
@@ -60,6 +63,15 @@ function jsonFields(call: Call): SourceBody {
   return (Buffer.isBuffer(call.body) || call.body instanceof SourceUpload ? {} : (call.body ?? {})) as SourceBody;
 }
 
+/** The paths a client sends back as it read them (file URLs under a deployment's base) → stored paths. */
+function sentPaths<T extends { entrypoint_path?: string | undefined; import_map_path?: string | null | undefined }>(fields: T): T {
+  return {
+    ...fields,
+    ...(typeof fields.entrypoint_path === "string" ? { entrypoint_path: storedPath(fields.entrypoint_path) } : {}),
+    ...(typeof fields.import_map_path === "string" ? { import_map_path: storedPath(fields.import_map_path) } : {}),
+  };
+}
+
 interface SourceBody {
   slug?: string;
   name?: string;
@@ -70,10 +82,13 @@ interface SourceBody {
 export const functionsArea: ApiArea = {
   "v1-list-all-functions": async (call) => {
     const project = await requireProject(call);
-    return ok((await call.services.functions.list(project.ref)).map(functionShape));
+    return ok((await call.services.functions.list(project.ref)).map((f) => functionShape(project.ref, f)));
   },
 
-  "v1-get-a-function": async (call) => ok(functionShape((await existing(call)).fn)),
+  "v1-get-a-function": async (call) => {
+    const { ref, fn } = await existing(call);
+    return ok(functionShape(ref, fn));
+  },
 
   "v1-create-a-function": async (call) => {
     const project = await requireProject(call);
@@ -81,7 +96,7 @@ export const functionsArea: ApiArea = {
     const json = jsonFields(call);
     const slug = json.slug ?? q.slug;
     if (slug === undefined || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(slug)) throw new ApiError(400, "A function needs a slug: a letter, then letters, digits, _ or -");
-    const entrypoint = q.entrypoint_path ?? "index.ts";
+    const entrypoint = q.entrypoint_path === undefined ? "index.ts" : storedPath(q.entrypoint_path);
     const why = badPath(entrypoint);
     if (why) throw new ApiError(400, why);
     const bundle = uploadedBundle(call, json.body, entrypoint);
@@ -91,17 +106,19 @@ export const functionsArea: ApiArea = {
       verify_jwt: json.verify_jwt ?? q.verify_jwt ?? true,
       import_map: q.import_map ?? false,
       entrypoint_path: entrypoint,
-      import_map_path: q.import_map_path ?? null,
+      import_map_path: q.import_map_path === undefined ? null : storedPath(q.import_map_path),
       static_patterns: [],
     };
     const created = await call.services.functions.deploy(project.ref, slug, fields, bundle, bundleSha256(bundle), { mustBeNew: true });
     if (!created) throw new ApiError(409, `Function ${slug} already exists: deploy or update it instead`);
-    return ok(functionShape(created), 201);
+    return ok(functionShape(project.ref, created), 201);
   },
 
   "v1-deploy-a-function": async (call) => {
     const project = await requireProject(call);
-    const { metadata, files } = await readDeploy(call.request);
+    const deploy = await readDeploy(call.request);
+    const { files } = deploy;
+    const metadata = sentPaths(deploy.metadata);
     const slug = (call.query["slug"] as string | undefined) ?? metadata.name;
     if (slug === undefined || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(slug)) throw new ApiError(400, "A deploy needs a slug query parameter: a letter, then letters, digits, _ or -");
     if (files.length === 0) throw new ApiError(400, "A deploy needs at least one file part");
@@ -124,12 +141,12 @@ export const functionsArea: ApiArea = {
       return ok({ id: "", slug, status: "ACTIVE", version: 0, created_at: now, updated_at: now, ...fields, import_map_path: fields.import_map_path ?? undefined, ezbr_sha256: sha256 }, 201);
     }
     const deployed = await call.services.functions.deploy(project.ref, slug, fields, bundle, sha256, { mustBeNew: false });
-    return ok(functionShape(deployed!), 201);
+    return ok(functionShape(project.ref, deployed!), 201);
   },
 
   "v1-update-a-function": async (call) => {
     const { ref, fn } = await existing(call);
-    const q = call.query as SourceBody & FunctionEdit;
+    const q = sentPaths(call.query as SourceBody & FunctionEdit);
     const json = jsonFields(call);
     const why = q.entrypoint_path === undefined ? undefined : badPath(q.entrypoint_path);
     if (why) throw new ApiError(400, why);
@@ -144,17 +161,17 @@ export const functionsArea: ApiArea = {
       ...(q.import_map_path !== undefined ? { import_map_path: q.import_map_path } : {}),
     };
     const outcome = await call.services.functions.edit(ref, [{ slug: fn.slug, fields, ...(bundle ? { bundle: { bundle, sha256: bundleSha256(bundle) } } : {}) }]);
-    return ok(functionShape(edited(outcome)[0]!));
+    return ok(functionShape(ref, edited(outcome)[0]!));
   },
 
   "v1-bulk-update-functions": async (call) => {
     const project = await requireProject(call);
-    const items = call.body as (FunctionEdit & { slug: string; id: string })[];
+    const items = (call.body as (FunctionEdit & { slug: string; id: string })[]).map(sentPaths);
     const edits = items.map(({ slug, name, status, verify_jwt, import_map, entrypoint_path, import_map_path, ezbr_sha256 }) => ({
       slug,
       fields: { name, status, verify_jwt, import_map, entrypoint_path, import_map_path, ezbr_sha256 },
     }));
-    return ok({ functions: edited(await call.services.functions.edit(project.ref, edits)).map(functionShape) });
+    return ok({ functions: edited(await call.services.functions.edit(project.ref, edits)).map((f) => functionShape(project.ref, f)) });
   },
 
   "v1-delete-a-function": async (call) => {
@@ -164,19 +181,21 @@ export const functionsArea: ApiArea = {
   },
 
   "v1-get-a-function-body": async (call) => {
-    const { fn } = await existing(call);
+    const { ref, fn } = await existing(call);
     const files = await call.services.functions.files(fn.id);
     if (fn.bundle_kind === "eszip") {
       return { status: 200, body: files[0]!.content, contentType: "application/vnd.denoland.eszip" };
     }
+    const deployment: Deployment = { ref, id: fn.id, version: fn.version };
     const metadata = {
-      entrypoint_path: fn.entrypoint_path,
-      ...(fn.import_map_path !== null ? { import_map_path: fn.import_map_path } : {}),
+      entrypoint_path: deployedFileUrl(deployment, fn.entrypoint_path),
+      ...(fn.import_map_path !== null ? { import_map_path: deployedFileUrl(deployment, fn.import_map_path) } : {}),
       static_patterns: fn.static_patterns,
       verify_jwt: fn.verify_jwt,
       name: fn.name,
     };
-    const { contentType, body } = await multipartBody(metadata, files);
+    const named = files.map((f) => ({ path: deployedFileName(deployment, f.path), content: f.content }));
+    const { contentType, body } = await multipartBody(metadata, named);
     return { status: 200, body, contentType };
   },
 };

@@ -6,7 +6,7 @@ import { databaseOf, serverKey } from "../platform/connectionUrl";
 import { sqlOn } from "../platform/sql";
 import type { ProjectAccess } from "../project/projectLogins";
 import { scramVerifier } from "../provision/scramVerifier";
-import { noRouterNote, poolerEntry, routerNote } from "../router/poolerEntry";
+import { noRouterNote, pgbouncerConfig, poolerEntry, routerNote, type PoolerEntry, type RouterAddress } from "../router/poolerEntry";
 import { readPostgresConfig, updatePostgresConfig, type PostgresConfigState, type PostgresConfigTarget } from "../settings/postgresConfig";
 import { readPostgrestConfig, updatePostgrestConfig, type OnDatabase, type PostgrestChanges } from "../settings/postgrestConfig";
 import type { ProjectRecord } from "../store/projectStore";
@@ -42,6 +42,13 @@ function withRestartNote({ config, pendingRestart }: PostgresConfigState, asked:
   return { status: 200, body: config, headers: { "x-restart-database": `required: ${pendingRestart.join(", ")} take effect when PostgreSQL restarts${unasked}` } };
 }
 
+/** The router's PRIMARY entry for the project (whether the owner's password is a SCRAM verifier
+ * is read from the server's catalog). */
+async function routerEntry(call: Call, project: ProjectRecord, router: RouterAddress): Promise<PoolerEntry> {
+  const scram = await call.services.door.server(project.server).roles.usesScram(project.owner_role);
+  return poolerEntry(project, router, scram);
+}
+
 const noPooler =
   "No connection pooler is configured for this server: clients connect to PostgreSQL directly, and the data API uses its own pool (db_pool of /postgrest)";
 
@@ -61,8 +68,7 @@ export const projectSettingsArea: ApiArea = {
     const project = await requireProject(call);
     const router = call.services.databaseRouter;
     if (!router) return { status: 200, body: [], headers: { "x-pooler": noRouterNote } };
-    const scram = await call.services.door.server(project.server).roles.usesScram(project.owner_role);
-    return { status: 200, body: [poolerEntry(project, router, scram)], headers: { "x-pooler": routerNote } };
+    return { status: 200, body: [await routerEntry(call, project, router)], headers: { "x-pooler": routerNote } };
   },
 
   "v1-update-pooler-config": async (call) => {
@@ -72,8 +78,10 @@ export const projectSettingsArea: ApiArea = {
   },
 
   "v1-get-project-pgbouncer-config": async (call) => {
-    await requireProject(call);
-    throw new ApiError(404, noPooler);
+    const project = await requireProject(call);
+    const router = call.services.databaseRouter;
+    if (!router) throw new ApiError(404, noPooler);
+    return { status: 200, body: pgbouncerConfig(await routerEntry(call, project, router)), headers: { "x-pooler": routerNote } };
   },
 
   "v1-get-pgsodium-config": async (call) => {
