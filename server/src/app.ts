@@ -47,6 +47,11 @@ query {
 }
 `;
 
+/** The configured proxies as Fastify takes them (a hop count as the function of its hops). */
+export function trustProxyOption(trust: ServerConfig["trustProxy"]): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === "number" ? (_address, hop) => hop < trust : trust;
+}
+
 export async function buildApp(options: AppOptions): Promise<App> {
   const { config } = options;
   const keyring = new Keyring(config.jwtSecret);
@@ -59,6 +64,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     logger: loggerOptions(config.logLevel),
     genReqId: requestId,
     bodyLimit: config.bodyLimit,
+    trustProxy: trustProxyOption(config.trustProxy),
     return503OnClosing: true,
     forceCloseConnections: "idle",
   });

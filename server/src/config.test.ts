@@ -27,8 +27,17 @@ describe("parseCommand", () => {
         replicaUrls: [],
         replicaMaxLagMs: 5000,
         workers: 1,
+        trustProxy: false,
       },
     });
+  });
+
+  it("reads the trusted proxies as addresses and ranges or a hop count, refusing anything else", () => {
+    const env = { DATABASE_URL: "postgresql://u@h/db", JWT_SECRET: secret };
+    expect(parseCommand(["--trust-proxy", "127.0.0.1, 10.0.0.0/8"], env)).toMatchObject({ config: { trustProxy: ["127.0.0.1", "10.0.0.0/8"] } });
+    expect(parseCommand([], { ...env, TRUST_PROXY: "2" })).toMatchObject({ config: { trustProxy: 2 } });
+    expect(parseCommand(["--trust-proxy", "off"], env)).toMatchObject({ config: { trustProxy: false } });
+    expect(() => parseCommand(["--trust-proxy", "proxy.example"], env)).toThrow('trust-proxy takes addresses, CIDR ranges or a hop count, got "proxy.example"');
   });
 
   it("lets flags override environment variables", () => {

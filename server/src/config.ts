@@ -43,6 +43,9 @@ export interface ServerConfig {
   replicaMaxLagMs: number;
   /** Processes sharing the port (Node's cluster module); 1 serves from this process. */
   workers: number;
+  /** Proxies whose X-Forwarded-For names the client (Fastify's trustProxy): their addresses or
+   * CIDR ranges, or the number of proxy hops; false: the peer address is the client. */
+  trustProxy: false | string[] | number;
 }
 
 /** Bounds on a request's document and variables; past them the request is refused before it
@@ -70,7 +73,17 @@ export type Command =
   | { kind: "platform"; config: PlatformServerConfig }
   | { kind: "token"; platformDatabaseUrl: string; command: TokenCommand }
   | { kind: "oauth-app"; platformDatabaseUrl: string; command: OAuthAppCommand }
+  | { kind: "jwt"; command: JwtCommand }
   | { kind: "help" };
+
+/** `jwt`: a user token for trying row level security as a signed-in user. */
+export interface JwtCommand {
+  /** The server's own secret, or a project's key read from the platform. */
+  key: { kind: "secret"; secret: string } | { kind: "project"; platformDatabaseUrl: string; ref: string };
+  sub: string;
+  role: string;
+  expiresInSeconds: number;
+}
 
 export class ConfigError extends Error {}
 
@@ -95,13 +108,18 @@ const options = {
   "replica-urls": { type: "string" },
   "replica-max-lag": { type: "string" },
   workers: { type: "string" },
+  "trust-proxy": { type: "string" },
   demo: { type: "boolean" },
   "preload-plv8": { type: "boolean" },
+  sub: { type: "string" },
+  role: { type: "string" },
+  "expires-in": { type: "string" },
+  project: { type: "string" },
   help: { type: "boolean", short: "h" },
   ...managementOptions,
 } as const;
 
-export const usage = `Usage: pg-graphql-server [start|setup|demo|token|oauth-app] [flags]
+export const usage = `Usage: pg-graphql-server [start|setup|demo|jwt|token|oauth-app] [flags]
 
   start   serve POST /graphql/v1 (default)
   setup   create the API roles, auth helpers and grants (connect as a superuser);
@@ -109,6 +127,9 @@ export const usage = `Usage: pg-graphql-server [start|setup|demo|token|oauth-app
           to shared_preload_libraries (takes effect after a restart of PostgreSQL)
   demo    start a throwaway PostgreSQL cluster with the demo schema and serve it;
           Ctrl-C stops everything and removes the cluster
+  jwt     print a signed user token: --sub ID [--role R, default authenticated]
+          [--expires-in SECONDS, default 3600], signed with --jwt-secret, or with
+          --project REF's in-use signing key (or JWT secret) read from the platform
 
 Flags (environment variable in brackets):
   --database-url URL    connection string [DATABASE_URL]
@@ -133,6 +154,9 @@ Flags (environment variable in brackets):
   --replica-urls LIST   comma-separated read replica URLs for queries [REPLICA_URLS]
   --replica-max-lag MS  skip a replica further behind than MS, default 5000 [REPLICA_MAX_LAG_MS]
   --workers N           processes sharing the port, default 1 [WORKERS]
+  --trust-proxy LIST|N  behind a reverse proxy: the proxies' addresses or CIDR ranges
+                        (comma-separated), or a hop count, whose X-Forwarded-For names the
+                        client (network rules, bans, logs); default off [TRUST_PROXY]
 ${managementUsage}`;
 
 type Env = Record<string, string | undefined>;
@@ -151,6 +175,16 @@ function list(text: string): string[] {
 export const minimumSecretLength = 32;
 
 type Pick = (flag: keyof typeof options, variable: string) => string | undefined;
+
+function trustProxy(text: string | undefined): false | string[] | number {
+  if (text === undefined || text.trim() === "" || text.trim() === "off") return false;
+  if (/^\d+$/.test(text.trim())) return integer("trust-proxy", text.trim(), 1);
+  const entries = list(text);
+  for (const entry of entries) {
+    if (!/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(entry)) throw new ConfigError(`trust-proxy takes addresses, CIDR ranges or a hop count, got "${entry}"`);
+  }
+  return entries;
+}
 
 /** The settings of a server in production: timeouts, limits, token keys, pooler and replicas. */
 function operations(pick: Pick, preparedStatements: string | undefined) {
@@ -173,6 +207,7 @@ function operations(pick: Pick, preparedStatements: string | undefined) {
     replicaUrls: list(pick("replica-urls", "REPLICA_URLS") ?? ""),
     replicaMaxLagMs: number("replica-max-lag", "REPLICA_MAX_LAG_MS", 5000, 0),
     workers: number("workers", "WORKERS", 1, 1),
+    trustProxy: trustProxy(pick("trust-proxy", "TRUST_PROXY")),
   };
 }
 
@@ -182,7 +217,7 @@ export function defaultSettings(): Omit<ServerConfig, "databaseUrl" | "jwtSecret
   const command = parseCommand(["demo"], {});
   invariant(command.kind === "demo", "the demo command parses without settings");
   const { jwtSecret: _unset, ...settings } = command.config;
-  return settings;
+  return { ...settings, logLevel: "info" };
 }
 
 export function parseCommand(argv: string[], env: Env): Command {
@@ -234,10 +269,23 @@ export function parseCommand(argv: string[], env: Env): Command {
       if (!databaseUrl) throw new ConfigError("a database URL is needed (--database-url or DATABASE_URL)");
       return { kind: "setup", databaseUrl, demo: values.demo === true, preloadPlv8: values["preload-plv8"] === true };
     case "demo":
-      return { kind: "demo", config: { ...common, jwtSecret } };
+      // Each request logged at info would scroll the demo's banner away.
+      return { kind: "demo", config: { ...common, logLevel: pick("log-level", "LOG_LEVEL") ?? "warn", jwtSecret } };
     case "token":
       if (!management) throw new ConfigError("a platform database URL is needed (--platform-database-url or PLATFORM_DATABASE_URL)");
       return { kind: "token", platformDatabaseUrl: management.platformDatabaseUrl, command: parseTokenCommand(positionals, pick, fail) };
+    case "jwt": {
+      const sub = pick("sub", "") ?? fail("jwt needs --sub (the user's id, e.g. a UUID)");
+      const role = pick("role", "") ?? "authenticated";
+      const expiresInSeconds = integer("expires-in", pick("expires-in", "") ?? "3600", 1);
+      const ref = pick("project", "");
+      if (ref !== undefined) {
+        if (!management) throw new ConfigError("jwt --project needs the platform database URL (--platform-database-url or PLATFORM_DATABASE_URL)");
+        return { kind: "jwt", command: { key: { kind: "project", platformDatabaseUrl: management.platformDatabaseUrl, ref }, sub, role, expiresInSeconds } };
+      }
+      if (!jwtSecret) throw new ConfigError("jwt needs --jwt-secret (or JWT_SECRET), or --project REF with a platform database URL");
+      return { kind: "jwt", command: { key: { kind: "secret", secret: jwtSecret }, sub, role, expiresInSeconds } };
+    }
     case "oauth-app": {
       if (!management) throw new ConfigError("a platform database URL is needed (--platform-database-url or PLATFORM_DATABASE_URL)");
       const pickAll = (flag: "redirect-uri") => (values[flag] as string[] | undefined) ?? [];

@@ -6,6 +6,7 @@ import { banner, onShutdown, serve } from "./serve";
 import { applySetup } from "./setup";
 import { runTokenCommand } from "./management/cli/tokenCommand";
 import { runOAuthAppCommand } from "./management/cli/oauthAppCommand";
+import { runJwtCommand } from "./jwtCommand";
 import { platformBanner, servePlatform } from "./management/servePlatform";
 import { reportReady, superviseWorkers } from "./workers";
 import { unreachable } from "../../src/util/invariant";
@@ -44,6 +45,9 @@ async function main(): Promise<void> {
       return;
     case "oauth-app":
       process.stdout.write(await runOAuthAppCommand(command.platformDatabaseUrl, command.command));
+      return;
+    case "jwt":
+      process.stdout.write(await runJwtCommand(command.command, (line) => process.stderr.write(line)));
       return;
     default:
       unreachable(command, "command");

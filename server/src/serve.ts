@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { buildApp, endpointPath, graphiqlPath, type App } from "./app";
 import type { ServerConfig } from "./config";
 import type { ApiKeys } from "./keys";
-import { dataApiSettings, managementPlugin } from "./management/plugin";
+import { dataApiSettings, registerManagement } from "./management/plugin";
 import { checkExtraRoles, startupWarnings } from "./startupChecks";
 
 // Both the source file and the bundle in dist/ sit one folder below server/.
@@ -28,7 +28,12 @@ export async function serve(config: ServerConfig, assetsDir = defaultAssetsDir):
     throw e;
   }
   if (config.management) {
-    await app.fastify.register(managementPlugin, { config: config.management, dataApi: dataApiSettings(config) });
+    try {
+      await registerManagement(app.fastify, { config: config.management, dataApi: dataApiSettings(config) });
+    } catch (e) {
+      await app.close();
+      throw e;
+    }
   }
   await app.fastify.listen({ host: config.host, port: config.port });
   app.fastify.log.info(
@@ -52,6 +57,11 @@ export function banner(running: { baseUrl: string; app: { keys: ApiKeys } }, ext
     ["service_role key", running.app.keys.serviceRole],
     ...extra,
   ];
+  return aligned(rows);
+}
+
+/** `name: value` lines with the names right-aligned. */
+export function aligned(rows: Array<[string, string]>): string {
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padStart(width)}: ${v}`).join("\n");
 }

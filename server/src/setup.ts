@@ -6,7 +6,10 @@ import pg from "pg";
 import { preloadPlv8 } from "./preload";
 
 const rolesSqlFile = new URL("../setup/roles.sql", import.meta.url);
-const demoSql = new URL("../demo/schema.sql", import.meta.url);
+/** The demo schema (a blog with row level security), also loaded into the demo's project. */
+export const demoSchemaSql = new URL("../demo/schema.sql", import.meta.url);
+/** A user of the demo schema (ada, who owns the Engines blog and its draft), for the banner's user tokens. */
+export const demoUser = { sub: "00000000-0000-4000-8000-00000000000a", role: "authenticated" } as const;
 
 /** The roles, auth helpers and grants of a hosted project, as SQL text. */
 export function rolesSql(): Promise<string> {
@@ -20,7 +23,7 @@ export async function applySetup(adminUrl: string, options: { demo: boolean; pre
   await client.connect();
   try {
     await client.query(await rolesSql());
-    if (options.demo) await client.query(await readFile(demoSql, "utf8"));
+    if (options.demo) await client.query(await readFile(demoSchemaSql, "utf8"));
     return await preloadPlv8(client, options.preloadPlv8 === true);
   } finally {
     await client.end();

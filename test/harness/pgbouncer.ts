@@ -5,6 +5,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ClusterInfo } from "./cluster";
+import { freePort } from "./tcpCluster";
 
 export interface Pgbouncer {
   /** Unix socket directory, usable as the host of a connection string. */
@@ -23,7 +24,8 @@ export function hasPgbouncer(): boolean {
 export async function startPgbouncer(cluster: ClusterInfo, database: string, poolSize: number): Promise<Pgbouncer> {
   const dir = mkdtempSync(join(tmpdir(), "pgbouncer-test-"));
   chmodSync(dir, 0o755);
-  const port = 6432;
+  // A port no other run on this machine uses: it names the socket and pgbouncer's own lock.
+  const port = await freePort();
   writeFileSync(join(dir, "pgbouncer.ini"), `[databases]
 ${database} = host=${cluster.host} port=${cluster.port} dbname=${database}
 

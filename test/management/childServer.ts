@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildServer } from "../../server/build.mjs";
+import { testSecretsKey } from "./support";
 
 const serverDir = fileURLToPath(new URL("../../server/", import.meta.url));
 
@@ -28,7 +29,10 @@ export async function buildPrivateBundle(): Promise<{ main: string; remove(): vo
 export function startChild(main: string, args: string[], env: Record<string, string>, fixedNow?: number, startupMs = 60_000): Promise<ChildServer> {
   // A fixed Date.now, set before the server loads, is the child's fake clock.
   const clock = fixedNow === undefined ? [] : ["--import", `data:text/javascript,Date.now=()=>${fixedNow}`];
-  const child = spawn(process.execPath, [...clock, main, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // The in-process test platforms' secrets key: a child sharing their platform reads their secrets,
+  // and never makes a key file in the user's home.
+  const secrets = { SECRETS_KEY: testSecretsKey.toString("hex") };
+  const child = spawn(process.execPath, [...clock, main, ...args], { env: { ...process.env, ...secrets, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stderr!.on("data", (chunk: Buffer) => (out += chunk.toString()));
   const stop = () =>

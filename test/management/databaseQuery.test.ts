@@ -16,7 +16,7 @@ const query = (project: string, body: unknown, path = "database/query") => api(p
 const adminRows = (database: string, sql: string) => adminQuery(clusterUrl(clusterInfo(), database), sql);
 
 beforeAll(async () => {
-  platform = await startPlatform({ statementTimeoutMs: 1500 });
+  platform = await startPlatform({ statementTimeoutMs: 5000 });
   token = await platform.token("sql@example.com");
   ref = (await createProject(platform.baseUrl, token, "sql one")).ref;
   other = (await createProject(platform.baseUrl, token, "sql two")).ref;
@@ -133,7 +133,7 @@ describe("database/query", () => {
   it("cancels a query past the statement timeout, even when the SQL turns the server's off", async () => {
     const r = await query(ref, { query: "set statement_timeout = 0; select pg_sleep(30)" });
     expect(r.status).toBe(400);
-    expect(r.body.message).toContain("statement timeout (1500 ms)");
+    expect(r.body.message).toContain("statement timeout (5000 ms)");
     expect((await query(ref, { query: "select 1 as ok" })).body).toEqual([{ ok: 1 }]);
   });
 

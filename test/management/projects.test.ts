@@ -152,6 +152,17 @@ describe("organizations and projects", () => {
     expect(byName.auth).toMatchObject({ healthy: false, status: "UNHEALTHY", error: expect.stringMatching(/not a service/) });
   });
 
+  it("takes the list of services comma-separated too, and still refuses an unknown one", async () => {
+    const r = await call("GET", `/v1/projects/${ref}/health?services=db,rest`);
+    expect(r.status).toBe(200);
+    expect(r.body.map((h: { name: string }) => h.name)).toEqual(["db", "rest"]);
+    const mixed = await call("GET", `/v1/projects/${ref}/health?services=db,rest&services=auth`);
+    expect(mixed.body.map((h: { name: string }) => h.name)).toEqual(["db", "rest", "auth"]);
+    const bad = await call("GET", `/v1/projects/${ref}/health?services=db,nosuch`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/services/);
+  });
+
   it("pauses the project: the database refuses connections and the data API answers 503", async () => {
     const anon = (await call("GET", `/v1/projects/${ref}/api-keys`)).body[0].api_key as string;
     const endpoint = `${platform.baseUrl}/project/${ref}/graphql/v1`;

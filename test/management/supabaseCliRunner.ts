@@ -1,4 +1,4 @@
-// Test support: the real `supabase` CLI (its Linux binary from @supabase/cli-linux-x64) pointed
+// Test support: the real `supabase` CLI (the `supabase` dev dependency's Linux binary, @supabase/cli-linux-x64) pointed
 // at a server through a profile file, in a temp HOME with telemetry and update checks off.
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

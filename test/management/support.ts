@@ -35,6 +35,9 @@ export interface PlatformOptions extends Pick<ManagementPluginOptions, "checkpoi
   now?: () => number;
   diskQuotaBytes?: number;
   banAfterFailures?: number;
+  banExemptLoopback?: boolean;
+  /** The server's trusted proxies (`--trust-proxy`). */
+  trustProxy?: string[];
   resolveTxt?: (name: string) => Promise<string[][]>;
   /** How tenant-given URLs are fetched; tests reaching their own servers on 127.0.0.1 pass `local`. */
   tenantUrls?: TenantUrlPolicy;
@@ -74,6 +77,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       corsOrigins: "*",
       schemas: ["public"],
       logLevel: options.logLevel ?? "warn",
+      ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
       management: {
         platformDatabaseUrl: platformUrl,
         projectServers: options.projectServers ?? [clusterUrl(info)],
@@ -83,6 +87,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         secretsKey: testSecretsKey,
         ...(options.diskQuotaBytes !== undefined ? { diskQuotaBytes: options.diskQuotaBytes } : {}),
         ...(options.banAfterFailures !== undefined ? { banAfterFailures: options.banAfterFailures } : {}),
+        ...(options.banExemptLoopback ? { banExemptLoopback: true } : {}),
         ...(options.resolveTxt ? { resolveTxt: options.resolveTxt } : {}),
         ...(options.tenantUrls ? { tenantUrls: options.tenantUrls } : {}),
       },

@@ -99,6 +99,19 @@ export async function rows() {
     expect(bad.output).toContain("wrong.ts(8,");
   });
 
+  it("sends the generator's queries one at a time: pg warns of no queued query", async () => {
+    const warnings: string[] = [];
+    const listener = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on("warning", listener);
+    try {
+      expect((await types()).status).toBe(200);
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off("warning", listener);
+    }
+    expect(warnings.filter((w) => /client\.query\(\)|already executing a query/.test(w))).toEqual([]);
+  });
+
   it("includes the schemas named in included_schemas", async () => {
     const r = await types("?included_schemas=public,private");
     expect(r.status).toBe(200);

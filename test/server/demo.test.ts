@@ -45,7 +45,7 @@ function waitForBanner(child: ReturnType<typeof spawn>, timeoutMs: number): Prom
         const m = /^\s*([A-Za-z_ ]+[A-Za-z]): (\S+)$/.exec(line);
         if (m) fields.set(m[1]!.trim(), m[2]!);
       }
-      if (fields.has("Database URL")) {
+      if (fields.has("secrets key file")) {
         clearTimeout(timer);
         resolve(fields);
       }
@@ -91,6 +91,29 @@ it("starts, answers, and on Ctrl-C stops and removes its cluster", async (ctx) =
       body: JSON.stringify({ query: "{ __typename }" }),
     });
     expect(await project.json()).toEqual({ data: { __typename: "Query" } });
+
+    // Both databases hold the demo schema; the printed user tokens see ada's draft, anon does not.
+    const titles = async (url: string, apiKey: string, bearer?: string) => {
+      const answer = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", apikey: apiKey, ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+        body: JSON.stringify({ query: "{ blogPostCollection(orderBy: [{ title: AscNullsLast }]) { edges { node { title } } } }" }),
+      });
+      const json = (await answer.json()) as any;
+      return json.data.blogPostCollection.edges.map((e: any) => e.node.title as string);
+    };
+    for (const [url, key, user] of [
+      [endpoint, anonKey, fields.get("user JWT")!],
+      [fields.get("project GraphQL")!, fields.get("project anon key")!, fields.get("project user JWT")!],
+    ] as const) {
+      expect(await titles(url, key)).toEqual(["A-0", "Note G", "On the Difference Engine"]);
+      expect(await titles(url, key, user)).toEqual(["A-0", "Draft: looms", "Note G", "On the Difference Engine"]);
+    }
+    // Secrets work: the key file is made in the demo's folder.
+    const ref = fields.get("project ref")!;
+    const secrets = await fetch(`${fields.get("Management API")}/projects/${ref}/secrets`, { headers: { authorization: `Bearer ${fields.get("access token")}` } });
+    expect(secrets.status).toBe(200);
+    expect(fields.get("secrets key file")).toBe(`${clusterDir}/secrets.key`);
 
     child.kill("SIGINT");
     expect(await exited).toBe(0);

@@ -1,6 +1,7 @@
 // CLI stage (Management API): flags and environment → the typed settings of the platform mode,
 // and the `token` subcommands. Called from the server's own config parser, which passes `fail`
 // (raising its ConfigError) so this module does not import it back.
+import { defaultSecretsKeyFile } from "./secretsKeyFile";
 import type { TenantUrlPolicy } from "./outbound/tenantUrls";
 
 export interface ManagementConfig {
@@ -16,10 +17,14 @@ export interface ManagementConfig {
   databaseRouterPort?: number;
   /** AES-256 key that encrypts project secrets at rest; without it the secrets endpoints refuse. */
   secretsKey?: Buffer;
+  /** Without `secretsKey`: the file the key is read from, made with a new key when missing. */
+  secretsKeyFile?: string;
   /** Database bytes a project may use: at 95% it turns read-only. Undefined: no quota. */
   diskQuotaBytes?: number;
   /** Failed authentications from one address that ban it from a project's data API; 0: never. */
   banAfterFailures?: number;
+  /** Loopback addresses are never banned (the demo, where every client is this machine). */
+  banExemptLoopback?: boolean;
   /** False: answered requests are not recorded in the logs (`--request-logs off`). */
   requestLogs?: boolean;
   /** Sessions each login a tenant holds the password of may open (owner role, CLI and JIT logins). */
@@ -57,6 +62,7 @@ export const managementOptions = {
   "ban-after-failures": { type: "string" },
   "database-router-port": { type: "string" },
   "secrets-key": { type: "string" },
+  "secrets-key-file": { type: "string" },
   "disk-quota-mb": { type: "string" },
   "request-logs": { type: "string" },
   "tenant-connection-limit": { type: "string" },
@@ -80,7 +86,12 @@ Management API (serves /v1 when a platform database is given):
   --database-router-port N     route PostgreSQL connections of users <role>.<ref> to the
                                project's database on this port, default off [DATABASE_ROUTER_PORT]
   --secrets-key HEX            64 hex digits: the AES-256 key encrypting project secrets at
-                               rest; without it the secrets endpoints refuse [SECRETS_KEY]
+                               rest [SECRETS_KEY]; overrides the key file
+  --secrets-key-file PATH      file holding that key, made (0600) with a new key when missing,
+                               default $XDG_CONFIG_HOME/pg-graphql-server/secrets.key, else
+                               ~/.config/pg-graphql-server/secrets.key [SECRETS_KEY_FILE]; keep it
+                               safe and outside the database's backups: without it stored
+                               secrets cannot be read
   --disk-quota-mb N            database size per project; at 95% the project turns read-only,
                                default: no quota [MGMT_DISK_QUOTA_MB]
   --request-logs on|off        record each request naming a project in its logs (edge_logs),
@@ -125,6 +136,8 @@ export function parseManagementConfig(pick: Pick, fail: Fail): ManagementConfig 
   }
   const keyText = pick("secrets-key", "SECRETS_KEY");
   if (keyText !== undefined && !/^[0-9a-fA-F]{64}$/.test(keyText)) fail("secrets key must be 64 hex digits (32 bytes)");
+  const keyFile = pick("secrets-key-file", "SECRETS_KEY_FILE");
+  if (keyFile !== undefined && keyFile.trim() === "") fail("secrets key file must be a path");
   const banText = pick("ban-after-failures", "MGMT_BAN_AFTER_FAILURES");
   if (banText !== undefined && !/^\d+$/.test(banText)) fail(`ban after failures must be a whole number, got "${banText}"`);
   const quotaText = pick("disk-quota-mb", "MGMT_DISK_QUOTA_MB");
@@ -149,7 +162,7 @@ export function parseManagementConfig(pick: Pick, fail: Fail): ManagementConfig 
     rateLimit: Number(rateText),
     now: Date.now,
     ...(routerText !== undefined ? { databaseRouterPort: Number(routerText) } : {}),
-    ...(keyText !== undefined ? { secretsKey: Buffer.from(keyText, "hex") } : {}),
+    ...(keyText !== undefined ? { secretsKey: Buffer.from(keyText, "hex") } : { secretsKeyFile: keyFile ?? defaultSecretsKeyFile() }),
     ...(quotaText !== undefined ? { diskQuotaBytes: Number(quotaText) * 1024 * 1024 } : {}),
     ...(banText !== undefined ? { banAfterFailures: Number(banText) } : {}),
     requestLogs: logsText === "on",

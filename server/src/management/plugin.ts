@@ -1,5 +1,5 @@
-// Management API entry: one Fastify plugin that opens the platform services and serves the
-// /v1 Management API and every project's GraphQL endpoint and JWKS. Registered from one place (serve).
+// Management API entry: opens the platform services (outside any plugin's load timeout), then one
+// Fastify plugin serves the /v1 Management API and every project's GraphQL endpoint and JWKS.
 import type { FastifyInstance } from "fastify";
 import type { ServerConfig } from "../config";
 import { registerProjectGraphql } from "./dataApi/projectGraphql";
@@ -12,7 +12,9 @@ import { oauthRoutes } from "./oauth/oauthRoutes";
 import type { ManagementConfig } from "./managementConfig";
 import type { ProvisionStep } from "./provision/provisioner";
 import type { ApiArea } from "./routes/operation";
-import { openServices, type Services } from "./services";
+import type { Services } from "./services";
+import { startServices } from "./startServices";
+import { loadOrCreateSecretsKey } from "./secretsKeyFile";
 import { startSweeps } from "./settings/sweep";
 import { startBranchPurges } from "./branches/branchLifecycle";
 
@@ -29,13 +31,46 @@ export interface ManagementPluginOptions {
   onServices?: (services: Services) => void;
 }
 
-export async function managementPlugin(fastify: FastifyInstance, options: ManagementPluginOptions): Promise<void> {
-  const services = await openServices(options.config, {
+/** Opens the services (with start-up retries), then registers the plugin that serves them; the
+ * plugin closes them when the server closes. */
+export async function registerManagement(fastify: FastifyInstance, options: ManagementPluginOptions): Promise<Services> {
+  const services = await startServices(withSecretsKey(options.config, fastify.log), {
     log: fastify.log,
     dataApi: options.dataApi,
     ...(options.processes !== undefined ? { processes: options.processes } : {}),
     ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
   });
+  try {
+    await fastify.register(managementPlugin, { ...options, services });
+  } catch (e) {
+    await services.close();
+    throw e;
+  }
+  return services;
+}
+
+/** The configuration with its secrets key, read from (or made into) the key file when no key
+ * was given. */
+function withSecretsKey(config: ManagementConfig, log: FastifyInstance["log"]): ManagementConfig {
+  if (config.secretsKey || !config.secretsKeyFile) return config;
+  const { key, created } = loadOrCreateSecretsKey(config.secretsKeyFile);
+  if (created) {
+    log.info(
+      { file: config.secretsKeyFile },
+      "made a new secrets key file (0600): keep it safe, and with every server process of this platform; without it stored secrets cannot be read",
+    );
+  } else {
+    log.info({ file: config.secretsKeyFile }, "secrets key read from its file");
+  }
+  return { ...config, secretsKey: key };
+}
+
+function isLoopback(address: string): boolean {
+  return /^127\./.test(address) || address === "::1";
+}
+
+async function managementPlugin(fastify: FastifyInstance, options: ManagementPluginOptions & { services: Services }): Promise<void> {
+  const { services } = options;
   const stopSweeps = startSweeps(services, fastify.log);
   const stopBranchPurges = startBranchPurges(services, fastify.log);
   fastify.addHook("onClose", () => {
@@ -48,7 +83,11 @@ export async function managementPlugin(fastify: FastifyInstance, options: Manage
   await registerFunctionUploads(fastify);
   await fastify.register(oauthRoutes, { services });
   await fastify.register(v1Api, { services, ...(options.areas ? { areas: options.areas } : {}) });
-  await fastify.register(registerProjectGraphql, { pools: services.pools, bans: services.bans });
+  await fastify.register(registerProjectGraphql, {
+    pools: services.pools,
+    bans: services.bans,
+    ...(options.config.banExemptLoopback ? { banExempt: isLoopback } : {}),
+  });
   await fastify.register(registerProjectJwks, { services });
 }
 

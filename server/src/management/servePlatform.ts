@@ -3,8 +3,10 @@
 import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
 import cors from "@fastify/cors";
+import { trustProxyOption } from "../app";
+import { aligned } from "../serve";
 import type { PlatformServerConfig } from "../config";
-import { dataApiSettings, managementPlugin, type ManagementPluginOptions } from "./plugin";
+import { dataApiSettings, registerManagement, type ManagementPluginOptions } from "./plugin";
 import { projectPathPrefix } from "./dataApi/projectGraphql";
 import type { Services } from "./services";
 import { DatabaseRouter } from "./router/databaseRouter";
@@ -23,7 +25,11 @@ export async function servePlatform(
   config: PlatformServerConfig,
   extra: Pick<ManagementPluginOptions, "checkpoint" | "areas"> = {},
 ): Promise<PlatformRunning> {
-  const fastify = Fastify({ logger: { level: config.logLevel }, bodyLimit: config.bodyLimit, return503OnClosing: true, forceCloseConnections: "idle" });
+  const fastify = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    trustProxy: trustProxyOption(config.trustProxy),
+    return503OnClosing: true, forceCloseConnections: "idle" });
   fastify.removeContentTypeParser("text/plain");
   await fastify.register(cors, {
     origin: config.corsOrigins === "*" ? "*" : config.corsOrigins,
@@ -34,7 +40,7 @@ export async function servePlatform(
     reply.code(404).send({ message: `Not found: ${request.method} ${request.url.split("?")[0]}` }),
   );
   let services: Services | undefined;
-  await fastify.register(managementPlugin, {
+  await registerManagement(fastify, {
     config: config.management,
     dataApi: dataApiSettings(config),
     processes: config.workers,
@@ -72,13 +78,14 @@ export async function servePlatform(
   };
 }
 
-export function platformBanner(running: Pick<PlatformRunning, "baseUrl">): string {
+export function platformBanner(running: Pick<PlatformRunning, "baseUrl" | "services">): string {
+  const keyFile = running.services.config.secretsKeyFile;
   const rows: Array<[string, string]> = [
     ["Management API", `${running.baseUrl}/v1`],
     ["OpenAPI", `${running.baseUrl}/v1/openapi.json`],
     ["Project GraphQL", `${running.baseUrl}${projectPathPrefix.replace(":ref", "<ref>")}/graphql/v1`],
     ["Health", `${running.baseUrl}/health`],
+    ...(keyFile ? ([["Secrets key file", keyFile]] as Array<[string, string]>) : []),
   ];
-  const width = Math.max(...rows.map(([k]) => k.length));
-  return rows.map(([k, v]) => `${k.padStart(width)}: ${v}`).join("\n");
+  return aligned(rows);
 }

@@ -18,6 +18,17 @@ export const refHost = /^([a-z]{20})\./;
 interface ProjectGraphqlOptions {
   pools: ProjectPools;
   bans: NetworkBans;
+  /** Addresses whose failed authentications never ban them (the demo's loopback). */
+  banExempt?: (address: string) => boolean;
+}
+
+/** Why a banned address is refused, and how the ban ends or is lifted. */
+export function bannedMessage(address: string, ref: string, until: number, bans: Pick<NetworkBans, "failuresToBan">): string {
+  return (
+    `${address} is banned from project ${ref} until ${new Date(until).toISOString()} after repeated failed authentication ` +
+    `(${bans.failuresToBan} requests with a wrong apikey or token within 10 minutes); while banned, even a right key is refused. ` +
+    `Lift it with DELETE /v1/projects/${ref}/network-bans {"ipv4_addresses": ["${address}"]}`
+  );
 }
 
 /** The entry's database; when its pool was closed while the request held it (a settings change
@@ -33,7 +44,7 @@ function projectDatabase(pools: ProjectPools, ref: string, entry: ProjectEntry):
   };
 }
 
-async function answer({ pools, bans }: ProjectGraphqlOptions, ref: string, request: FastifyRequest, reply: FastifyReply, viaGet: boolean) {
+async function answer({ pools, bans, banExempt }: ProjectGraphqlOptions, ref: string, request: FastifyRequest, reply: FastifyReply, viaGet: boolean) {
   const entry = await pools.get(ref);
   if (!entry) return fail(reply, 404, `No project with ref ${ref}`);
   if (entry.project.status !== "ACTIVE_HEALTHY") {
@@ -44,12 +55,11 @@ async function answer({ pools, bans }: ProjectGraphqlOptions, ref: string, reque
   if (!entry.tuning.allows(address)) {
     return fail(reply, 403, `The project's network restrictions do not allow requests from ${address}`);
   }
-  if (bans.isBanned(ref, address)) {
-    return fail(reply, 403, `${address} is banned from project ${ref} after repeated failed authentication`);
-  }
+  const bannedUntil = bans.bannedUntil(ref, address);
+  if (bannedUntil !== undefined) return fail(reply, 403, bannedMessage(address, ref, bannedUntil, bans));
   const identity = await identify(await pools.authenticator(entry), request.headers);
   if (identity.kind === "refused") {
-    await bans.recordFailure(ref, address);
+    if (!banExempt?.(address)) await bans.recordFailure(ref, address);
     return fail(reply, 401, identity.message);
   }
   request.graphqlIdentity = identity;

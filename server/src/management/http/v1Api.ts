@@ -94,7 +94,9 @@ export async function v1Api(fastify: FastifyInstance, options: { services: Servi
   );
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
     const refusal = describeError(error);
-    if (refusal.status >= 500) request.log.error({ err: error }, "management request failed");
+    // A 503 says a database or setting is not there: the operator needs the reason, not a stack.
+    if (refusal.status === 503) request.log.warn({ reason: refusal.message, cause: error.message }, "management request refused: unavailable");
+    else if (refusal.status >= 500) request.log.error({ err: error }, "management request failed");
     return fail(reply, refusal.status, refusal.message);
   });
 
@@ -115,6 +117,19 @@ export async function v1Api(fastify: FastifyInstance, options: { services: Servi
   });
 
   fastify.get(openapiPath, async () => document);
+
+  // A list in the query may come repeated (`services=db&services=rest`, the document's form) or
+  // comma-separated (`services=db,rest`, as many clients send it): both are the same list.
+  fastify.addHook("preValidation", async (request) => {
+    const properties = (request.routeOptions.schema?.querystring as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties;
+    const query = request.query as Record<string, unknown> | undefined;
+    if (!properties || !query) return;
+    for (const [name, value] of Object.entries(query)) {
+      if (properties[name]?.type !== "array") continue;
+      const items = Array.isArray(value) ? value : [value];
+      query[name] = items.flatMap((item) => (typeof item === "string" ? item.split(",").map((s) => s.trim()).filter((s) => s !== "") : [item]));
+    }
+  });
 
   await fastify.register(openapiGlue, {
     specification: document,

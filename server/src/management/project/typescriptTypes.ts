@@ -7,6 +7,14 @@ import { generateTypescript, introspect, sortGeneratorMetadata } from "@supabase
 import type { ProjectSession } from "./projectSession";
 
 export async function typescriptTypes(session: ProjectSession, includedSchemas: string[]): Promise<string> {
-  const metadata = sortGeneratorMetadata(await introspect({ query: async (sql: string) => ({ rows: await session.run(sql) }) }, { includedSchemas, excludedSchemas: [] }));
+  // The generator sends its catalog queries all at once; one connection runs one at a time, and
+  // pg deprecates queueing them on the client, so they wait their turn here.
+  let turn: Promise<unknown> = Promise.resolve();
+  const query = (sql: string) => {
+    const rows = turn.then(() => session.run(sql));
+    turn = rows.catch(() => undefined);
+    return rows.then((r) => ({ rows: r }));
+  };
+  const metadata = sortGeneratorMetadata(await introspect({ query }, { includedSchemas, excludedSchemas: [] }));
   return generateTypescript(metadata, { detectOneToOneRelationships: true, defaultSchema: "public" });
 }

@@ -9,7 +9,7 @@ const envName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 async function secretsProject(call: Call) {
   const project = await requireProject(call);
   if (!call.services.secrets.enabled) {
-    throw new ApiError(503, "Secrets are not available: this server was started without --secrets-key, the key that encrypts them at rest");
+    throw new ApiError(503, "Secrets are not available: this server was started without a secrets key (--secrets-key or --secrets-key-file), the key that encrypts them at rest");
   }
   return project;
 }

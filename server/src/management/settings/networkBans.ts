@@ -22,8 +22,18 @@ export class NetworkBans {
   ) {}
 
   isBanned(ref: string, address: string): boolean {
+    return this.bannedUntil(ref, address) !== undefined;
+  }
+
+  /** When the address's ban ends (ms), or undefined when it is not banned. */
+  bannedUntil(ref: string, address: string): number | undefined {
     const until = this.active.get(ref)?.get(address);
-    return until !== undefined && this.now() < until;
+    return until !== undefined && this.now() < until ? until : undefined;
+  }
+
+  /** Failed authentications within ten minutes that ban an address (0: never). */
+  get failuresToBan(): number {
+    return this.banAfter;
   }
 
   async recordFailure(ref: string, address: string): Promise<void> {
