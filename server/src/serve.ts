@@ -28,7 +28,7 @@ export async function serve(config: ServerConfig, assetsDir = defaultAssetsDir):
     throw e;
   }
   if (config.management) {
-    await app.fastify.register(managementPlugin, { config: config.management, dataApi: dataApiSettings(config) });
+    await app.fastify.register(managementPlugin, { config: config.management, dataApi: dataApiSettings({ ...config, management: config.management }), processes: config.workers });
   }
   await app.fastify.listen({ host: config.host, port: config.port });
   app.fastify.log.info(

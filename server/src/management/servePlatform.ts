@@ -56,7 +56,7 @@ export async function servePlatform(
   const router = routerPort === undefined ? undefined : new DatabaseRouter(projectRoutes(services!.projects), {
           perProject: services!.limits.routerPerProject,
           total: services!.limits.routerTotal,
-        });
+        }, services!.holds);
   // The bound port (the configured one may be 0) is what the pooler config reports.
   if (router) {
     const port = await router.listen(routerPort!, config.host);
