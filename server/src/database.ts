@@ -44,6 +44,8 @@ export interface ConnectionSlots {
   used(database: Database): void;
   /** The pool is closed. */
   forget(database: Database): void;
+  /** A connection of the pool went back idle: another pool may be waiting for room. */
+  released(database: Database): void;
 }
 
 /** No room for a new connection came free in time: every connection of the budget was busy. */
@@ -115,6 +117,9 @@ export class Database {
     // checked out (the request's query fails, and the broken client is closed on release).
     this.pool.on("error", () => {});
     this.pool.on("connect", (client) => client.on("error", () => {}));
+    // Once the released connection is in the idle list (or taken by this pool's next request).
+    const slots = options.slots;
+    if (slots) this.pool.on("release", (err) => err || queueMicrotask(() => slots.released(this)));
   }
 
   async resolve(

@@ -46,6 +46,10 @@ export interface PlatformOptions extends Pick<ManagementPluginOptions, "checkpoi
   statementTimeoutMs?: number;
   /** Runs the database router on this port (0: any free one). */
   databaseRouterPort?: number;
+  /** Data API connections the project servers give this server (its connection budget). */
+  dataApiConnections?: number;
+  /** Idle data API connections close after this many ms. */
+  poolIdleTimeoutMs?: number;
 }
 
 export interface TestPlatform {
@@ -80,6 +84,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         rateLimit: options.rateLimit ?? 1000,
         now: options.now ?? Date.now,
         ...(options.databaseRouterPort !== undefined ? { databaseRouterPort: options.databaseRouterPort } : {}),
+        ...(options.dataApiConnections !== undefined ? { dataApiConnections: options.dataApiConnections } : {}),
+        ...(options.poolIdleTimeoutMs !== undefined ? { poolIdleTimeoutMs: options.poolIdleTimeoutMs } : {}),
         secretsKey: testSecretsKey,
         ...(options.diskQuotaBytes !== undefined ? { diskQuotaBytes: options.diskQuotaBytes } : {}),
         ...(options.banAfterFailures !== undefined ? { banAfterFailures: options.banAfterFailures } : {}),

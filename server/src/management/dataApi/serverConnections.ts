@@ -2,8 +2,9 @@
 // provision/connectionLimits.ts) → room for each new data API connection, shared by every
 // project's pool on that server. Under the budget a connection opens at once; at the budget the
 // connection idle longest in the pool used least recently is closed to make room (one
-// connection, not the whole pool), and with none idle the request waits for one to close, in
-// order of arrival, until the wait runs out (ConnectionsBusy: the request answers 503).
+// connection, not the whole pool), and with none idle the request waits, in order of arrival,
+// for the next connection to be released (which is then closed for it) or to close, until the
+// wait runs out (ConnectionsBusy: the request answers 503).
 import { ConnectionsBusy, type ConnectionSlots, type Database } from "../../database";
 
 interface Waiter {
@@ -58,6 +59,10 @@ export class ServerConnections implements ConnectionSlots {
 
   forget(database: Database): void {
     this.byUse.delete(database);
+  }
+
+  released(database: Database): void {
+    if (this.waiting.length > 0) database.closeIdle();
   }
 
   /** Closes one idle connection of the pool used least recently (never the requester's). */
