@@ -25,10 +25,10 @@ export function sqlScript(sql: string): string {
  * A pgbench script around one `graphql.resolve` call with the query text inlined; `searchPath`
  * (a schema name) chooses the schema the API is built from.
  */
-export function resolveScript(graphql: string, searchPath?: string): string {
+export function resolveScript(graphql: string, searchPath?: string, fn: "graphql.resolve" | "graphql._resolve_text" = "graphql.resolve"): string {
   const text = graphql.replace(/\s*\n\s*/g, " ");
   const path = searchPath === undefined ? [] : [`set local search_path = ${searchPath};`];
-  return [...prologue, ...path, `select graphql.resolve(${dollarQuote(text, "gql")});`, "commit;", ""].join("\n");
+  return [...prologue, ...path, `select ${fn}(${dollarQuote(text, "gql")});`, "commit;", ""].join("\n");
 }
 
 async function asAuthenticated<T>(client: pg.Client, run: () => Promise<T>): Promise<T> {

@@ -31,6 +31,24 @@ export interface PlatformOptions {
   log: (line: string) => void;
 }
 
+const positive = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === "" ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number`);
+  return value;
+};
+
+/** The section's knobs: BENCH_PLATFORM_PROJECTS (200; the large run 1000), BENCH_PLATFORM_ACTIVE
+ * (50), BENCH_PLATFORM_ROTATIONS (20,100), BENCH_PLATFORM_ROUNDS (3). */
+export function platformSettings(): Pick<PlatformOptions, "projects" | "active" | "rotations" | "rounds"> {
+  const projects = positive("BENCH_PLATFORM_PROJECTS", 200);
+  const active = positive("BENCH_PLATFORM_ACTIVE", 50);
+  const rotations = (process.env.BENCH_PLATFORM_ROTATIONS ?? "20,100").split(",").map((x) => Number(x.trim()));
+  if (rotations.some((n) => !Number.isInteger(n) || n < 2)) throw new Error("BENCH_PLATFORM_ROTATIONS must be whole numbers of at least 2");
+  if (projects < Math.max(...rotations, active) + 10) throw new Error("BENCH_PLATFORM_PROJECTS must exceed the largest rotation and BENCH_PLATFORM_ACTIVE by 10 at least");
+  return { projects, active, rotations, rounds: positive("BENCH_PLATFORM_ROUNDS", 3) };
+}
+
 export interface Latencies {
   count: number;
   p50Ms: number;
@@ -48,7 +66,7 @@ export interface PlatformFigures {
   concurrent: { requests: number; failed: string[]; creates: Latencies; all: Latencies };
   /** Projects in rotation → req/s, p99, failures (medians over rounds), and the ratio to one project. */
   rotation: Map<number, { rps: number; p99Ms: number; failures: number; ratio: Settled }>;
-  one: { rps: number; p99Ms: number };
+  one: { rps: number; p99Ms: number; failures: number };
   /** `projects` held, `active` in rotation. */
   large: { rps: number; p99Ms: number; failures: number; p99Ratio: Settled };
   connections: { atRest: number; underLoadMax: number; waitedBeforeRest: number };
@@ -279,7 +297,13 @@ export async function measurePlatform(o: PlatformOptions): Promise<PlatformFigur
 
     // A branch with data of a ~100 MB project, its parent idle and then in use.
     const big = await seed((await must(baseUrl, token, "POST", "/v1/projects", { name: "big", organization_slug: org.slug, region: "us-east-1", db_pass: "bench-password-1" })).ref,
-      "create table filler (id int primary key, a text, b text); insert into filler select i, md5(i::text) || md5((i + 1)::text), md5((i + 2)::text) from generate_series(1, 800000) i;");
+      "create table filler (id int primary key, a text, b text);");
+    // In batches: each SQL request runs within the server's statement timeout.
+    for (let from = 1; from <= 800_000; from += 50_000) {
+      await must(baseUrl, token, "POST", `/v1/projects/${big.ref}/database/query`, {
+        query: `insert into filler select i, md5(i::text) || md5((i + 1)::text), md5((i + 2)::text) from generate_series(${from}, ${from + 49_999}) i`,
+      });
+    }
     const { rows: size } = await admin.query<{ bytes: string }>("select pg_database_size($1)::text as bytes", [big.ref]);
     await admin.query("checkpoint");
     const branchOnce = async (name: string): Promise<{ ms: number; ref: string }> => {
