@@ -299,7 +299,7 @@ export async function measurePlatform(o: PlatformOptions): Promise<PlatformFigur
     const big = await seed((await must(baseUrl, token, "POST", "/v1/projects", { name: "big", organization_slug: org.slug, region: "us-east-1", db_pass: "bench-password-1" })).ref,
       "create table filler (id int primary key, a text, b text);");
     // In batches: each SQL request runs within the server's statement timeout.
-    for (let from = 1; from <= 800_000; from += 50_000) {
+    for (let from = 1; from <= 650_000; from += 50_000) {
       await must(baseUrl, token, "POST", `/v1/projects/${big.ref}/database/query`, {
         query: `insert into filler select i, md5(i::text) || md5((i + 1)::text), md5((i + 2)::text) from generate_series(${from}, ${from + 49_999}) i`,
       });

@@ -76,3 +76,23 @@ describe("concurrent project operations", () => {
     expect(lastRead.body).toEqual({ data: { __typename: "Query" } });
   });
 });
+
+describe("stopping while a project operation cannot finish", () => {
+  it("closes after the drain deadline, its request left without an answer", async () => {
+    let reached!: () => void;
+    const atCheckpoint = new Promise<void>((resolve) => (reached = resolve));
+    // The create stops at its first step and never goes on.
+    const stuck = await startPlatform({ drainMs: 1000, checkpoint: () => (reached(), new Promise<void>(() => {})) });
+    const owner = await stuck.token("stuck@example.com");
+    const slug = (await api(stuck.baseUrl, owner, "POST", "/v1/organizations", { name: "stuck org" })).body.slug;
+    const pending = api(stuck.baseUrl, owner, "POST", "/v1/projects", { name: "stuck", organization_slug: slug, region: "eu-west-1", db_pass: "a-password-1" }).then(
+      () => "answered",
+      () => "connection closed",
+    );
+    await atCheckpoint;
+    await stuck.running.close();
+    expect(await pending).toBe("connection closed");
+    await expect(fetch(`${stuck.baseUrl}/health`)).rejects.toThrow();
+    await stuck.close();
+  });
+});

@@ -50,6 +50,8 @@ export interface PlatformOptions extends Pick<ManagementPluginOptions, "checkpoi
   dataApiConnections?: number;
   /** Idle data API connections close after this many ms. */
   poolIdleTimeoutMs?: number;
+  /** How long a stop waits for requests in flight. */
+  drainMs?: number;
 }
 
 export interface TestPlatform {
@@ -93,7 +95,11 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         ...(options.tenantUrls ? { tenantUrls: options.tenantUrls } : {}),
       },
     },
-    { ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}), ...(options.areas ? { areas: options.areas } : {}) },
+    {
+      ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
+      ...(options.areas ? { areas: options.areas } : {}),
+      ...(options.drainMs !== undefined ? { drainMs: options.drainMs } : {}),
+    },
   );
   return {
     running,
