@@ -7,7 +7,7 @@ import { applySetup } from "./setup";
 import { runTokenCommand } from "./management/cli/tokenCommand";
 import { runOAuthAppCommand } from "./management/cli/oauthAppCommand";
 import { platformBanner, servePlatform } from "./management/servePlatform";
-import { reportReady, superviseWorkers } from "./workers";
+import { reportReady, serverBanner, superviseWorkers } from "./workers";
 import { unreachable } from "../../src/util/invariant";
 
 async function main(): Promise<void> {
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
       process.stdout.write(`setup done: roles anon, authenticated, service_role, authenticator; auth helpers; grants\n${preload}\n`);
       return;
     case "start": {
-      if (command.config.workers > 1 && cluster.isPrimary) return superviseWorkers(command.config);
+      if (command.config.workers > 1 && cluster.isPrimary) return superviseWorkers(command.config, serverBanner(command.config));
       const running = await serve(command.config);
       onShutdown(() => running.app.close());
       if (cluster.isWorker) return reportReady(running.baseUrl, running.warnings);
@@ -34,9 +34,14 @@ async function main(): Promise<void> {
       await runDemo(command.config);
       return;
     case "platform": {
+      // Workers share the port; each holds its share of every project server's connection budget.
+      if (command.config.workers > 1 && cluster.isPrimary) {
+        return superviseWorkers(command.config, async (baseUrl) => platformBanner({ baseUrl }), "pg_graphql platform");
+      }
       const running = await servePlatform(command.config);
-      process.stdout.write(`pg_graphql platform is running\n${platformBanner(running)}\n`);
       onShutdown(() => running.close());
+      if (cluster.isWorker) return reportReady(running.baseUrl, []);
+      process.stdout.write(`pg_graphql platform is running\n${platformBanner(running)}\n`);
       return;
     }
     case "token":
