@@ -1,6 +1,8 @@
-// Code cache housekeeping: the cache directory -> the files within plv8.code_cache_max_age
-// (since last use) and plv8.code_cache_max_size (least recently used removed first). Runs after
-// a backend has written a file, so the directory cannot grow without a prune; never raises.
+// Code cache housekeeping: a database's cache directory -> its files within
+// plv8.code_cache_max_age (since last use) and plv8.code_cache_max_size (least recently used
+// removed first), each database on its own budget; plus the directories of dropped databases
+// and files of the earlier layout (one directory for the whole cluster) removed. Runs after a
+// backend has written a file, so no directory can grow without a prune; never raises.
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -13,6 +15,11 @@
 #include <vector>
 
 #include "plv8.h"
+
+extern "C" {
+#include "access/xact.h"
+#include "utils/syscache.h"
+}
 
 namespace plv8 {
 
@@ -37,23 +44,83 @@ bool IsCacheName(const char *name) {
 	return true;
 }
 
+bool IsTempName(const char *name) { return strlen(name) > 64 && strncmp(name + 64, ".tmp", 4) == 0; }
+
+// A database's directory is named by its oid.
+bool IsOidName(const char *name) {
+	if (*name == '\0' || strlen(name) > 10) return false;
+	for (const char *c = name; *c; c++)
+		if (*c < '0' || *c > '9') return false;
+	return true;
+}
+
 void Remove(const std::string &path) {
 	if (unlink(path.c_str()) != 0 && errno != ENOENT)
 		elog(DEBUG1, "plv8 code cache: could not remove file \"%s\": %m", path.c_str());
 }
 
-}  // namespace
+// Whether database `db` exists; true when that cannot be known (outside a transaction, or on
+// any error), so that only a dropped database's directory is ever removed.
+bool DatabaseExists(Oid db) {
+	if (!IsTransactionState()) return true;
+	bool exists = true;
+	MemoryContext oldcxt = CurrentMemoryContext;
+	PG_TRY();
+	{
+		exists = SearchSysCacheExists1(DATABASEOID, ObjectIdGetDatum(db));
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(oldcxt);
+		FlushErrorState();
+		exists = true;
+	}
+	PG_END_TRY();
+	return exists;
+}
 
-void CodeCachePrune(const char *dir) {
-	DIR *d = opendir(dir);
+// Removes the cache files and temporary files in `dir`, then `dir` itself if that left it empty.
+void RemoveDatabaseDir(const std::string &dir) {
+	DIR *d = opendir(dir.c_str());
+	if (d == nullptr) return;
+	while (struct dirent *de = readdir(d))
+		if (IsCacheName(de->d_name) || IsTempName(de->d_name)) Remove(dir + "/" + de->d_name);
+	closedir(d);
+	if (rmdir(dir.c_str()) != 0 && errno != ENOENT && errno != ENOTEMPTY)
+		elog(DEBUG1, "plv8 code cache: could not remove directory \"%s\": %m", dir.c_str());
+}
+
+// The root holds only databases' directories: those of databases since dropped go, and so do
+// files of the earlier layout.
+void TidyRoot(const char *root, Oid db) {
+	DIR *d = opendir(root);
+	if (d == nullptr) return;
+	std::vector<std::string> dropped;
+	while (struct dirent *de = readdir(d)) {
+		const char *name = de->d_name;
+		std::string path = std::string(root) + "/" + name;
+		if (IsCacheName(name) || IsTempName(name)) {
+			Remove(path);
+		} else if (IsOidName(name)) {
+			Oid oid = static_cast<Oid>(strtoul(name, nullptr, 10));
+			if (oid != db && !DatabaseExists(oid)) dropped.push_back(path);
+		}
+	}
+	closedir(d);
+	for (const std::string &dir : dropped) RemoveDatabaseDir(dir);
+}
+
+// Keeps `dir`, one database's directory, within the age and size bounds.
+void PruneDatabaseDir(const std::string &dir) {
+	DIR *d = opendir(dir.c_str());
 	if (d == nullptr) return;
 	time_t now = time(nullptr);
 	std::vector<Entry> files;
 	while (struct dirent *de = readdir(d)) {
 		const char *name = de->d_name;
-		bool temp = strlen(name) > 64 && strncmp(name + 64, ".tmp", 4) == 0;
+		bool temp = IsTempName(name);
 		if (!temp && !IsCacheName(name)) continue;  // not ours
-		std::string path = std::string(dir) + "/" + name;
+		std::string path = dir + "/" + name;
 		struct stat st;
 		if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
 		if (temp) {
@@ -75,6 +142,13 @@ void CodeCachePrune(const char *dir) {
 		Remove(e.path);
 		total -= e.size;
 	}
+}
+
+}  // namespace
+
+void CodeCachePrune(const char *root, Oid db) {
+	PruneDatabaseDir(std::string(root) + "/" + std::to_string(db));
+	TidyRoot(root, db);
 }
 
 // A file's modification time is its last use, so that the age and size bounds keep the files

@@ -1,6 +1,10 @@
 // Code cache stage: function source text -> compiled script, through V8 code caches kept in
 // files under the data directory, so a new backend skips parsing and lazy compilation.
 //
+// Each database has a directory of its own (named by its oid) and its own size budget: no
+// database finds, evicts or times another's entries, which could tell a tenant whether
+// another database runs a given source.
+//
 // A cache is written "warm": not at compile time (it would hold only the top level) but when
 // the outermost handler call that compiled the script has returned successfully, so it also
 // holds the inner functions that call compiled lazily. That file is marked cold; a backend
@@ -30,7 +34,8 @@ std::string applied_v8_flags;
 
 namespace {
 
-// Relative to the backend's working directory, which is the data directory.
+// Relative to the backend's working directory, which is the data directory; one directory per
+// database below it.
 const char *const kCacheDir = "pg_plv8_code_cache";
 // Small bodies compile faster than a file can be read; DO blocks never come here.
 const size_t kMinSource = 1024;
@@ -72,7 +77,8 @@ std::unordered_set<std::string> &touched = *new std::unordered_set<std::string>(
 std::unordered_set<std::string> &refreshed = *new std::unordered_set<std::string>();
 
 // sha256 of everything that decides what V8 compiles: V8's version, its flags, the script's
-// name and the exact source text. V8 itself compares only the source length and the flags.
+// name and the exact source text; and the database, so that a file is never taken for another
+// database's. V8 itself compares only the source length and the flags.
 bool MakeKey(const std::string &source, const char *name, Key *key) {
 	// The hash context is registered with the resource owner (when built with OpenSSL).
 	if (CurrentResourceOwner == nullptr) return false;
@@ -82,8 +88,8 @@ bool MakeKey(const std::string &source, const char *name, Key *key) {
 	PG_TRY();
 	{
 		ctx = pg_cryptohash_create(PG_SHA256);
-		std::string head = std::string("plv8 code cache 1") + '\0' + v8::V8::GetVersion() + '\0' + applied_v8_flags +
-		                   '\0' + name + '\0';
+		std::string head = std::string("plv8 code cache 2") + '\0' + std::to_string(MyDatabaseId) + '\0' +
+		                   v8::V8::GetVersion() + '\0' + applied_v8_flags + '\0' + name + '\0';
 		if (ctx != nullptr && pg_cryptohash_init(ctx) == 0 &&
 		    pg_cryptohash_update(ctx, reinterpret_cast<const uint8 *>(head.data()), head.size()) == 0 &&
 		    pg_cryptohash_update(ctx, reinterpret_cast<const uint8 *>(source.data()), source.size()) == 0 &&
@@ -108,7 +114,9 @@ bool MakeKey(const std::string &source, const char *name, Key *key) {
 	return true;
 }
 
-std::string CachePath(const Key &key) { return std::string(kCacheDir) + "/" + key.hex; }
+std::string DatabaseDir() { return std::string(kCacheDir) + "/" + std::to_string(MyDatabaseId); }
+
+std::string CachePath(const Key &key) { return DatabaseDir() + "/" + key.hex; }
 
 uint32 Crc(const uint8 *data, size_t len) {
 	pg_crc32c crc;
@@ -163,9 +171,12 @@ bool WriteAll(int fd, const void *data, size_t len) {
 // Writes under a name of this backend, then renames: a reader sees the old file, the new one
 // or none, never a part. Returns false (with a DEBUG1 message) on any failure.
 bool WriteCacheFile(const Key &key, const uint8_t *data, size_t len, uint32 flags) {
-	if (mkdir(kCacheDir, S_IRWXU) != 0 && errno != EEXIST) {
-		elog(DEBUG1, "plv8 code cache: could not create directory \"%s\": %m", kCacheDir);
-		return false;
+	std::string dir = DatabaseDir();
+	for (const char *d : {kCacheDir, dir.c_str()}) {
+		if (mkdir(d, S_IRWXU) != 0 && errno != EEXIST) {
+			elog(DEBUG1, "plv8 code cache: could not create directory \"%s\": %m", d);
+			return false;
+		}
 	}
 	FileHeader h;
 	memcpy(h.magic, kMagic, sizeof(kMagic));
@@ -319,7 +330,7 @@ void CodeCacheFlush() {
 		}
 		DeletePending(p);
 	}
-	if (wrote) CodeCachePrune(kCacheDir);
+	if (wrote) CodeCachePrune(kCacheDir, MyDatabaseId);
 }
 
 void CodeCacheForget(Env *env) {

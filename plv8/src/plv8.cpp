@@ -53,7 +53,7 @@ void _PG_init(void) {
 	DefineCustomBoolVariable("plv8.code_cache",
 	                         "Keeps compiled function bodies in files under the data directory for new connections.",
 	                         NULL, &plv8::code_cache_enabled, true, PGC_SUSET, 0, NULL, NULL, NULL);
-	DefineCustomIntVariable("plv8.code_cache_max_size", "Total size of the code cache files kept; least recently used go first.",
+	DefineCustomIntVariable("plv8.code_cache_max_size", "Total size of a database's code cache files kept; least recently used go first.",
 	                        NULL, &plv8::code_cache_max_size_kb, 256 * 1024, 64, INT_MAX, PGC_SUSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	DefineCustomIntVariable("plv8.code_cache_max_age", "Code cache files unused for longer are removed.", NULL,
 	                        &plv8::code_cache_max_age_s, 30 * 24 * 3600, 1, INT_MAX, PGC_SUSET, GUC_UNIT_S, NULL, NULL, NULL);

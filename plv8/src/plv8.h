@@ -77,7 +77,6 @@ struct Env {
 	bool memory_exceeded; // set by the heap limit; the env is then disposed
 	bool headroom_granted; // the heap limit was raised once to let the script unwind
 	bool doomed;          // dispose when the outermost entry leaves
-	size_t heap_limit;
 	CodeCacheStats code_cache;
 	bool scavenged;                // a young-generation collection ran since the last ReduceHeap
 	int calls_since_reduction;      // outermost calls since then
@@ -324,10 +323,11 @@ v8::MaybeLocal<v8::Script> CompileCached(Env *env, v8::Local<v8::String> text, c
 void CodeCacheFlush();
 // Drops what is remembered for an environment about to be disposed.
 void CodeCacheForget(Env *env);
-// Keeps the cache directory within plv8.code_cache_max_age and _max_size (cacheprune.cpp).
+// Keeps database `db`'s directory under `root` within plv8.code_cache_max_age and _max_size,
+// and removes the directories of dropped databases (cacheprune.cpp).
 extern int code_cache_max_size_kb;
 extern int code_cache_max_age_s;
-void CodeCachePrune(const char *dir);
+void CodeCachePrune(const char *root, Oid db);
 // Marks a cache file as just used.
 void CodeCacheTouch(const char *path);
 

@@ -160,17 +160,34 @@ size_t NearHeapLimit(void *data, size_t current, size_t initial) {
 
 }  // namespace
 
-// Counts ArrayBuffer memory and refuses past the limit, so external memory cannot escape
-// plv8.memory_limit either.
+// Counts ArrayBuffer memory and refuses it past the limit as PLV8's allocator does: when V8's
+// heap in use plus the buffers held plus the request exceed plv8.memory_limit, so buffers and
+// heap together stay within it. The heap's size is read again after every 1 MB of buffers
+// allocated, and before any refusal (a collection may have shrunk it since).
 struct CountingAllocator : public v8::ArrayBuffer::Allocator {
 	Env *env = nullptr;
 	size_t limit = 0;
 	std::atomic<size_t> used{0};
+	size_t heap_used = 0;        // V8's heap in use when last read
+	size_t since_read = kReread;  // bytes allocated since then (the first request reads it)
+
+	static constexpr size_t kReread = size_t(1) << 20;
+	// V8 keeps typed arrays this small inside its heap and moves their contents out to a buffer
+	// when `.buffer` is read, where a refused allocation is fatal (JSTypedArray::GetBuffer); such
+	// requests are counted but never refused: the objects holding them count against the heap.
+	static constexpr size_t kAlwaysGranted = 64;
 
 	// A refusal makes V8 throw a catchable RangeError ("Array buffer allocation failed"), as
 	// in PLV8: one buffer too large for what is left ends nothing else.
 	bool Reserve(size_t n) {
-		if (used.load() + n > limit) return false;
+		since_read += n;
+		if (n > kAlwaysGranted && (since_read >= kReread || heap_used + used.load() + n > limit)) {
+			v8::HeapStatistics hs;
+			env->isolate->GetHeapStatistics(&hs);
+			heap_used = hs.used_heap_size();
+			since_read = 0;
+			if (heap_used + used.load() + n > limit) return false;
+		}
 		used += n;
 		return true;
 	}
@@ -244,7 +261,6 @@ Env *CreateEnv(Oid user) {
 	env->doomed = false;
 	env->code_cache = CodeCacheStats{};
 	size_t limit = static_cast<size_t>(memory_limit_mb) * 1024 * 1024;
-	env->heap_limit = limit;
 	env->allocator = new CountingAllocator();
 	env->allocator->limit = limit;
 
@@ -393,7 +409,6 @@ bool HasPendingError() { return pending_error != nullptr; }
 
 void RaiseTermination(Env *env) {
 	bool memory = env->memory_exceeded;
-	int limit_mb = static_cast<int>(env->heap_limit >> 20);
 	if (env->doomed && env->depth == 0) {
 		auto it = envs.find(env->user);
 		if (it != envs.end() && it->second == env) envs.erase(it);
@@ -406,9 +421,7 @@ void RaiseTermination(Env *env) {
 		pending_error = nullptr;
 		ReThrowError(e);
 	}
-	if (memory)
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("Out of memory error"),
-		                errdetail("plv8.memory_limit is %d MB.", limit_mb)));
+	if (memory) ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("Out of memory error")));
 	CHECK_FOR_INTERRUPTS();
 	bool timeout;
 	long timeout_s;

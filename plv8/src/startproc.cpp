@@ -20,9 +20,11 @@ char *boot_proc = nullptr;
 namespace {
 
 // The function a name or signature denotes, or InvalidOid when there is none (or it is not a
-// plv8 function). Never raises: a bad setting only skips the procedure.
-Oid LookupProc(const char *name) {
+// plv8 function). Never raises: a bad setting only skips the procedure. When the name itself
+// does not resolve, `*why` is PostgreSQL's message, which PLV8's warning quotes.
+Oid LookupProc(const char *name, char **why) {
 	Oid fn = InvalidOid;
+	*why = nullptr;
 	MemoryContext oldcxt = CurrentMemoryContext;
 	PG_TRY();
 	{
@@ -39,22 +41,24 @@ Oid LookupProc(const char *name) {
 	PG_CATCH();
 	{
 		MemoryContextSwitchTo(oldcxt);
+		ErrorData *edata = CopyErrorData();
 		FlushErrorState();
+		*why = pstrdup(edata->message);
+		FreeErrorData(edata);
 		fn = InvalidOid;
 	}
 	PG_END_TRY();
 	return fn;
 }
 
-// Whether the current user may run `fn` as the start procedure of its own environment. Besides
-// EXECUTE, since any role can set start_proc (and a database owner for a whole database): code
-// owned by another role runs with a superuser's rights only if a superuser owns it, and under
-// SECURITY DEFINER (or any other switch of the current user below the session's role) only if
-// the definer owns it or the session's role holds the definer's privileges anyway.
-bool MayRun(Oid fn, bool boot) {
+// Whether the code of `fn`, which the current user may execute, may run as the start procedure
+// of that user's environment. Since any role can set start_proc (and a database owner for a
+// whole database): code owned by another role runs with a superuser's rights only if a superuser
+// owns it, and under SECURITY DEFINER (or any other switch of the current user below the
+// session's role) only if the definer owns it or the session's role holds the definer's
+// privileges anyway.
+bool OwnerMayRun(Oid fn) {
 	Oid user = GetUserId();
-	if (pg_proc_aclcheck(fn, user, ACL_EXECUTE) != ACLCHECK_OK) return false;
-	if (boot) return true;
 	HeapTuple tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn));
 	if (!HeapTupleIsValid(tup)) return false;
 	Oid owner = reinterpret_cast<Form_pg_proc>(GETSTRUCT(tup))->proowner;
@@ -73,10 +77,17 @@ void RunStartProc(Env *env, v8::Local<v8::Context> context) {
 	Oid fn = InvalidOid;
 	bool allowed = false;
 	if (!PgTry(env, [&] {
-		    fn = LookupProc(name);
-		    if (!OidIsValid(fn)) ereport(WARNING, (errmsg("failed to find js function %s", name)));
-		    else if (!(allowed = MayRun(fn, boot)))
-			    ereport(WARNING, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("no permission to execute js function %s", name)));
+		    char *why = nullptr;
+		    fn = LookupProc(name, &why);
+		    // PLV8's wording: its lookup's error quoted after the name, and a function the user
+		    // may not execute taken for one it did not find.
+		    if (why != nullptr) ereport(WARNING, (errmsg("failed to find js function %s", why)));
+		    else if (!OidIsValid(fn) || pg_proc_aclcheck(fn, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK)
+			    ereport(WARNING, (errmsg("failed to find js function %s", name)));
+		    else if (!(allowed = boot || OwnerMayRun(fn)))
+			    ereport(WARNING, (errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			                      errmsg("start procedure %s is not run for role \"%s\"", name, GetUserNameFromId(GetUserId(), false)),
+			                      errdetail("Its owner is neither that role nor a superuser.")));
 	    }))
 		return;
 	if (!allowed) return;

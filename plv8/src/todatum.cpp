@@ -45,9 +45,18 @@ static bool StringifyJson(Env *env, v8::Local<v8::Value> value, std::string *out
 	return ok;
 }
 
-static bool BytesOf(v8::Local<v8::Value> value, const char **data, size_t *len) {
+// The bytes of an ArrayBuffer or a view of one. A small typed array V8 keeps inside its heap is
+// copied into `scratch` rather than given a buffer of its own (Buffer() would allocate one, and
+// V8 takes a refused allocation there for a fatal error).
+static bool BytesOf(v8::Local<v8::Value> value, std::string *scratch, const char **data, size_t *len) {
 	if (value->IsArrayBufferView()) {
 		v8::Local<v8::ArrayBufferView> view = value.As<v8::ArrayBufferView>();
+		if (!view->HasBuffer()) {
+			scratch->resize(view->ByteLength());
+			*len = view->CopyContents(scratch->data(), scratch->size());
+			*data = scratch->data();
+			return true;
+		}
 		std::shared_ptr<v8::BackingStore> bs = view->Buffer()->GetBackingStore();
 		*data = static_cast<const char *>(bs->Data()) + view->ByteOffset();
 		*len = view->ByteLength();
@@ -198,9 +207,10 @@ static bool ToDatumBase(Env *env, v8::Local<v8::Value> value, TypeInfo *ti, Datu
 			return PgTry(env, [&] { *out = DirectFunctionCall1(jsonb_in, CStringGetDatum(cs)); });
 		}
 		case TypeKind::Bytea: {
+			std::string scratch;
 			const char *data;
 			size_t len;
-			if (BytesOf(value, &data, &len)) return TextToDatum(env, data, len, ti, out);
+			if (BytesOf(value, &scratch, &data, &len)) return TextToDatum(env, data, len, ti, out);
 			return Lexical(env, value, ti, out);
 		}
 		case TypeKind::Date:

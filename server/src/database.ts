@@ -1,8 +1,9 @@
 // Execute stage (server side): the statement from resolveStatement → the response body text
 // straight from PostgreSQL. The only code here that talks to the database: it bounds each
 // statement's time, cancels it when the client goes away, and retries what never reached the
-// server or met a concurrent extension upgrade.
+// server, a query whose connection died under it, or what met a concurrent extension upgrade.
 import pg from "pg";
+import { OperationTypeNode } from "graphql";
 import type { JWTPayload } from "jose";
 import { sendCancel } from "./cancelRequest";
 import { classify, type Outcome } from "./outcome";
@@ -74,16 +75,32 @@ function slottedClient(slots: ConnectionSlots, owner: Database): typeof pg.Clien
 }
 
 type Cancelled = "timeout" | "disconnect";
-type Attempt =
-  | { kind: "done"; body: string }
-  | { kind: "error"; error: Error & { code?: string; severity?: string }; cancelled: Cancelled | undefined };
+type Attempt = { kind: "done"; body: string } | { kind: "error"; error: AttemptError; cancelled: Cancelled | undefined };
 
+/** Runs of a statement that met a transient error (a concurrent upgrade, a deadlock). */
 const maxAttempts = 3;
+
+type AttemptError = Error & { code?: string; severity?: string };
 
 // Errors raised before the statement was written to the connection: its backend had already
 // gone (the pool noticed too late). Running it on another connection is safe.
-function neverSent(error: Error & { code?: string }): boolean {
+function neverSent(error: AttemptError): boolean {
   return error.code === "EPIPE" || /is not queryable/.test(error.message);
+}
+
+// Sessions the server ended, not statements it refused: terminated by an administrator or a
+// shutdown (57P01), ended by another backend's crash (57P02), or not accepted yet (57P03); and
+// connection failures (class 08).
+const sessionEndedCodes = new Set(["57P01", "57P02", "57P03"]);
+
+/** Errors that end the connection rather than the statement: the socket closed or reset, or
+ * the server ended the session. A statement's own fatal error (out of memory in JavaScript, say)
+ * is not one: running it again would fail the same way. */
+function connectionLost(error: AttemptError): boolean {
+  if (error.severity === undefined) {
+    return /^E[A-Z]+$/.test(error.code ?? "") || /Connection terminated|is not queryable/.test(error.message);
+  }
+  return error.code !== undefined && (sessionEndedCodes.has(error.code) || error.code.startsWith("08"));
 }
 
 /** Runs the resolve statement on `client`. The Query is made from the statement's text, then
@@ -101,6 +118,8 @@ export class Database {
   readonly pool: pg.Pool;
   /** Statements run again on a fresh connection because the first never reached the server. */
   unsentRetries = 0;
+  /** Queries run again on another connection because theirs died while they ran. */
+  lostConnectionRetries = 0;
 
   constructor(private readonly options: DatabaseOptions) {
     // Idle connections are kept unless told otherwise: a new backend pays for loading the
@@ -122,7 +141,16 @@ export class Database {
     if (slots) this.pool.on("release", (err) => err || queueMicrotask(() => slots.released(this)));
   }
 
+  /**
+   * Runs a request's statement. `operation` is the kind of the operation the document selects
+   * (undefined when it selects none or does not parse): a query only reads, so it runs again on
+   * another connection after any connection-level failure; anything else runs again only when
+   * the failure came before the statement was sent, since after sending nothing proves it did
+   * not run. A pool holds at most `poolSize` connections that may have died together, so that
+   * many failures plus one more can only come from a server that keeps failing.
+   */
   async resolve(
+    operation: OperationTypeNode | undefined,
     role: string,
     claims: JWTPayload,
     schemas: string[],
@@ -130,7 +158,10 @@ export class Database {
     requester?: Requester,
   ): Promise<Outcome> {
     const params = resolveParams(role, claims, schemas, payload);
-    for (let attempt = 1; ; attempt++) {
+    const readOnly = operation === OperationTypeNode.QUERY;
+    let connectionFailures = 0;
+    let transientFailures = 0;
+    for (;;) {
       if (requester?.left) return { kind: "abandoned" };
       this.options.slots?.used(this);
       let client: pg.PoolClient;
@@ -147,13 +178,22 @@ export class Database {
       }
       const result = await this.attempt(client, params, requester);
       if (result.kind === "done") return { kind: "result", body: result.body };
-      if (result.cancelled === undefined && neverSent(result.error) && attempt < maxAttempts) {
-        this.unsentRetries += 1;
-        continue;
+      if (result.cancelled === undefined && connectionFailures <= this.options.poolSize) {
+        if (neverSent(result.error)) {
+          connectionFailures += 1;
+          this.unsentRetries += 1;
+          continue;
+        }
+        if (readOnly && connectionLost(result.error)) {
+          connectionFailures += 1;
+          this.lostConnectionRetries += 1;
+          continue;
+        }
       }
       const outcome = classify(result.error, result.cancelled, this.options.statementTimeoutMs);
       if (outcome.kind !== "retry") return outcome;
-      if (attempt === maxAttempts) return outcome.otherwise;
+      transientFailures += 1;
+      if (transientFailures >= maxAttempts) return outcome.otherwise;
     }
   }
 
@@ -186,7 +226,9 @@ export class Database {
       requester?.unwatch(onLeave);
     }
     if (cancelling) await cancelling;
-    const broken = attempt.kind === "error" && attempt.error.severity === undefined;
+    // A connection whose session ended must not go back to the pool, where the next request
+    // could take it before its end is noticed.
+    const broken = attempt.kind === "error" && (attempt.error.severity === undefined || connectionLost(attempt.error));
     client.release(cancelled !== undefined || broken ? true : undefined);
     return attempt;
   }

@@ -46,14 +46,10 @@ class ResponseRequester implements Requester {
   }
 }
 
-/** Runs a request's statement: on one database, or a primary and its replicas by operation. */
+/** Runs a request's statement: on one database (a Database is one), or a primary and its
+ * replicas by operation. The operation's kind also decides what may run again after a failure. */
 export interface Resolving {
-  resolve(operation: OperationTypeNode | undefined, ...args: Parameters<Database["resolve"]>): Promise<Outcome>;
-}
-
-/** A single database as a Resolving: every operation goes to it. */
-export function onDatabase(database: Database): Resolving {
-  return { resolve: (_operation, ...args) => database.resolve(...args) };
+  resolve(...args: Parameters<Database["resolve"]>): Promise<Outcome>;
 }
 
 declare module "fastify" {

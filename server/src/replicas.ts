@@ -76,8 +76,8 @@ export class ReplicaRouter {
     return [this.primary, ...this.replicas.map((r) => r.database)];
   }
 
-  resolve(operation: OperationTypeNode | undefined, ...args: Parameters<Database["resolve"]>): Promise<Outcome> {
-    const replica = operation === OperationTypeNode.QUERY ? this.pickReplica() : undefined;
+  resolve(...args: Parameters<Database["resolve"]>): Promise<Outcome> {
+    const replica = args[0] === OperationTypeNode.QUERY ? this.pickReplica() : undefined;
     // Without a usable replica the primary's promise is the answer: no extra step per request.
     return replica ? this.onReplica(replica, args) : this.primary.resolve(...args);
   }

@@ -50,6 +50,9 @@ const DIRECTIVES: readonly DirectiveInfo[] = [
 ];
 const DIRECTIVE_LOCATIONS = ["FIELD", "FRAGMENT_SPREAD", "INLINE_FRAGMENT"];
 
+/** `__schema { description }`: the same text for every database, as pg_graphql gives it. */
+const SCHEMA_DESCRIPTION = "Represents the GraphQL schema of the database";
+
 /**
  * Resolves one root `__schema` or `__type` field (its key is the caller's business). The plan
  * stage makes these fields only where introspection is enabled, as pg_graphql does.
@@ -184,7 +187,7 @@ function fieldValue(meta: Meta, name: string, schema: GraphQLSchema): Value {
     case "__Schema":
       switch (name) {
         case "description":
-          return null;
+          return SCHEMA_DESCRIPTION;
         case "types":
           return schemaTypes(schema);
         case "queryType":

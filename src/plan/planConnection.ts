@@ -126,7 +126,9 @@ function decodeCursor(ctx: PlanContext, table: Table, order: OrderPlan[], cursor
   const text = decodeBase64(cursor);
   const values = text === null ? null : parseKeyArray(text);
   if (!values) throw new UserError("Failed to decode cursor, error 1");
-  if (values.length !== order.length) throw new UserError("orderBy clause incompatible with pagination cursor");
+  // A cursor shorter than the order pages by the values it has (see afterCursor); one longer
+  // cannot have come from this order.
+  if (values.length > order.length) throw new UserError("orderBy clause incompatible with pagination cursor");
   const texts = values.map(keyItemText);
   return {
     values: texts.map((text, i): ParamNode => {

@@ -99,7 +99,7 @@ export interface OrderPlan {
 }
 
 export interface CursorPlan {
-  /** One value per order column, already typed. */
+  /** One value per order column from the first on, already typed: at most one per column. */
   values: ParamNode[];
   /**
    * Which values are null, known while planning: the predicate then compares plainly (`col > $n`,

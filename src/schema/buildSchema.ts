@@ -333,17 +333,23 @@ class Builder {
       const resolution = resolved({ kind: "computed", table: t.table, fn: f.fn, returns: f.returns });
       fields[name] = { ...field, extensions: resolution };
     }
+    // Relationship names are the related table's schema's to give (its inflection setting), and
+    // two relationships may get one name (two keys to one table without `Id` columns): the last
+    // one answers to it, as in pg_graphql, where a type's fields go into a map by name in order.
+    const relations = new Map<string, { relation: Relation; isLocalSide: boolean }>();
     for (const relation of this.relationsByTable.get(t.table.oid) ?? []) {
       const fk = relation.foreignKey;
       // A self-referencing key gives its table two relations: the local side starts from the
       // key's own columns.
       const isLocalSide = relation.from.oid === fk.localTableOid && relation.fromColumns === fk.localColumns;
+      const named = this.tables.get(relation.to.oid)!.inflector;
       const name = isLocalSide
-        ? t.inflector.toOneLocal(fk, relation.to)
-        : t.inflector.toLocalFromForeign(fk, relation.to, relation.cardinality === "toOne");
+        ? named.toOneLocal(fk, relation.to)
+        : named.toLocalFromForeign(fk, relation.to, relation.cardinality === "toOne");
       if (!isValidName(name) || fields[name] !== undefined) continue;
-      fields[name] = this.relationField(relation, isLocalSide);
+      relations.set(name, { relation, isLocalSide });
     }
+    for (const [name, { relation, isLocalSide }] of relations) fields[name] = this.relationField(relation, isLocalSide);
     return fields;
   }
 

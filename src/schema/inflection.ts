@@ -90,19 +90,25 @@ export class Inflector {
   }
 
   /**
-   * The to-one field on the referencing table: a single `owner_id` column names it `owner`;
-   * otherwise (several columns, or one without the `_id` suffix such as `ownerId`) the
-   * referenced table's name is used.
+   * The to-one field on the referencing table, named by the referenced table's schema (this
+   * inflector's): a single column ending in `Id` gives the rest (`authorId` → `author`), or with
+   * inflection one ending in `_id` gives the rest inflected (`main_author_id` → `mainAuthor`);
+   * any other key (several columns, `parent_id` without inflection) is named after the
+   * referenced type (`account`), as pg_graphql names it.
    */
   toOneLocal(fk: Pick<ForeignKey, "foreignName" | "localColumns">, foreign: NamedTable): string {
     if (fk.foreignName !== undefined) return fk.foreignName;
+    const suffix = this.inflect ? "_id" : "Id";
     const only = fk.localColumns.length === 1 ? fk.localColumns[0]! : null;
-    if (only === null || !only.endsWith("_id") || only.length <= 3) return this.tableField(foreign);
-    const base = only.slice(0, -3);
+    if (only === null || !only.endsWith(suffix) || only.length === suffix.length) return this.tableField(foreign);
+    const base = only.slice(0, -suffix.length);
     return this.inflect ? camelCase(base) : base;
   }
 
-  /** The field on the referenced table: `blogCollection`, or `blog` for a one-to-one key. */
+  /**
+   * The field on the referenced table, named by the referencing table's schema (this
+   * inflector's): `blogCollection`, or `blog` for a one-to-one key.
+   */
   toLocalFromForeign(fk: Pick<ForeignKey, "localName">, local: NamedTable, oneToOne: boolean): string {
     if (fk.localName !== undefined) return fk.localName;
     const base = this.tableField(local);

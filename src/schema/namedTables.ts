@@ -7,8 +7,8 @@ import { Inflector } from "./inflection";
 
 /**
  * Every relation one of whose root fields, type names or relationship fields is among `names`,
- * plus every relation that could take one of those names first (a name held twice is decided by
- * which relation claims it first, so both must be present for the answer to be the one the whole
+ * plus every relation that could take one of those names (a name held twice is decided by the
+ * order of the relations claiming it, so all must be present for the answer to be the one the whole
  * catalog gives). Names a request uses that none of these relations provides make the request fail
  * against the narrowed API: the caller then builds the whole one. Null when no part of the catalog
  * is sure to answer as the whole does.
@@ -51,11 +51,12 @@ export function tablesNamedBy(directory: CatalogDirectory, names: ReadonlySet<st
     const local = byOid.get(key.localOid);
     const foreign = byOid.get(key.foreignOid);
     if (local === undefined || foreign === undefined) continue;
-    const onForeign = inflector(foreign.schema);
+    // Each end is named by the other end's schema.
+    const onLocal = inflector(local.schema);
     const relationNames = [
-      inflector(local.schema).toOneLocal(key, foreign),
-      onForeign.toLocalFromForeign(key, local, true),
-      onForeign.toLocalFromForeign(key, local, false),
+      inflector(foreign.schema).toOneLocal(key, foreign),
+      onLocal.toLocalFromForeign(key, local, true),
+      onLocal.toLocalFromForeign(key, local, false),
     ];
     if (relationNames.some((n) => names.has(n))) chosen.add(local.oid).add(foreign.oid);
   }

@@ -44,6 +44,8 @@ export function orderItems(order: OrderPlan[], row: RowRef): OrderItem[] {
  * Rows strictly after the cursor position in `order` (null-aware, lexicographic). Which cursor
  * values are null is known, so each comparison is a plain `col op $n` where it can be; a column
  * repeated in the order (the key closing an order that names it) adds nothing and is skipped.
+ * A cursor with fewer values than the order compares the leading columns it has values for,
+ * strictly, as pg_graphql does: rows tied with it on those columns are not after it.
  * `notNull` names the columns that cannot hold null in the rows scanned.
  */
 export function afterCursor(order: OrderPlan[], cursor: CursorPlan, row: RowRef, notNull: (column: string) => boolean): Expr {
@@ -51,7 +53,7 @@ export function afterCursor(order: OrderPlan[], cursor: CursorPlan, row: RowRef,
   const equalBefore: Expr[] = [];
   const branches: Expr[] = [];
   let leading: Expr | null = null;
-  order.forEach((o, i) => {
+  order.slice(0, cursor.values.length).forEach((o, i) => {
     if (seen.has(o.column)) return;
     seen.add(o.column);
     const c = row.column(o.column);

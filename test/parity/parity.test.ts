@@ -287,6 +287,13 @@ describe("pg_graphql parity", () => {
     });
   });
 
+  describe("introspection of the schema", () => {
+    it("describes the schema as pg_graphql does", async () => {
+      const r = await ask(`{ __schema { description queryType { name } } }`);
+      expect(r).toEqual({ data: { __schema: { description: "Represents the GraphQL schema of the database", queryType: { name: "Query" } } } });
+    });
+  });
+
   describe("introspection of non-object types", () => {
     it("answers every __Type field as pg_graphql does for each kind", async () => {
       const sel = `kind name fields { name } interfaces { name } possibleTypes { name } enumValues { name } inputFields { name } ofType { name }`;

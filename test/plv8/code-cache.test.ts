@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chownSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterInfo, type TestDatabase } from "../harness/db";
@@ -37,14 +37,32 @@ async function counters(client: pg.Client): Promise<Counters> {
   return rows[0].v as Counters;
 }
 
+const cacheRoot = () => join(clusterInfo().dataDir, "pg_plv8_code_cache");
+
+/** A database's cache directory: named by its oid under the cache root. */
+async function databaseDir(db: TestDatabase): Promise<string> {
+  const { rows } = await db.query("select oid::text as oid from pg_database where datname = current_database()");
+  return join(cacheRoot(), rows[0].oid);
+}
+
+/** Cache files under `dir` and the directories in it (wherever a layout puts them). */
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : /^[0-9a-f]{64}$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
+}
+
+/** A directory the server may empty and remove (tests may run as root, the server as postgres). */
+function mkdirAsServer(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const { uid, gid } = statSync(clusterInfo().dataDir);
+  chownSync(dir, uid, gid);
+}
+
 /** The cache files of the function whose body carries `marker` (V8 keeps its string constants). */
 function cacheFiles(marker: string): string[] {
-  const dir = join(clusterInfo().dataDir, "pg_plv8_code_cache");
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => /^[0-9a-f]{64}$/.test(name))
-    .map((name) => join(dir, name))
-    .filter((path) => readFileSync(path).includes(marker));
+  return filesUnder(cacheRoot()).filter((path) => readFileSync(path).includes(marker));
 }
 
 /** A body past the handler's minimum size for caching, with inner functions that run lazily. */
@@ -213,7 +231,7 @@ describe("code cache", () => {
   it("removes files unused past plv8.code_cache_max_age and the least recently used past plv8.code_cache_max_size", async () => {
     await createFunction("prune_first_fn");
     await inNewBackend(call("prune_first_fn", 1)); // the directory exists from here on
-    const dir = join(clusterInfo().dataDir, "pg_plv8_code_cache");
+    const dir = await databaseDir(db);
     const real = readdirSync(dir).filter((n) => /^[0-9a-f]{64}$/.test(n));
     const realTotal = real.reduce((sum, n) => sum + statSync(join(dir, n)).size, 0);
     const now = Date.now() / 1000;
@@ -245,6 +263,91 @@ describe("code cache", () => {
     expect(cacheFiles(marker)).toHaveLength(1);
     for (const n of real) expect(existsSync(join(dir, n))).toBe(true);
     rmSync(kept);
+    rmSync(foreign);
+  });
+});
+
+// Each database keeps its entries apart from every other's, on a budget of its own: one
+// database can neither find another's entry (and time whether it runs a given source) nor
+// evict it.
+describe("code cache per database", () => {
+  let a: TestDatabase;
+  let b: TestDatabase;
+  beforeAll(async () => {
+    a = await plv8Database();
+    b = await plv8Database();
+  });
+  afterAll(async () => {
+    await a.drop();
+    await b.drop();
+  });
+
+  async function callIn(db: TestDatabase, name: string, settings: string[] = []): Promise<Counters> {
+    const client = await db.connect();
+    try {
+      for (const s of settings) await client.query(s);
+      await client.query(`select ${name}(5) as v`);
+      return await counters(client);
+    } finally {
+      await client.end();
+    }
+  }
+
+  async function createIn(db: TestDatabase, name: string, marker = `code-cache-${randomUUID()}`): Promise<string> {
+    await db.query(`create function ${name}(n int, fail bool default false) returns jsonb as $body$${body(marker)}$body$ language plv8`);
+    return marker;
+  }
+
+  it("compiles the same source without a cache in a second database, and keeps a file for each", async () => {
+    const marker = await createIn(a, "same_fn");
+    await createIn(b, "same_fn", marker);
+    expect(await callIn(a, "same_fn")).toEqual({ hits: 0, misses: 1, writes: 1, rejected: 0 });
+    expect(await callIn(b, "same_fn")).toEqual({ hits: 0, misses: 1, writes: 1, rejected: 0 });
+    expect(await callIn(b, "same_fn")).toEqual({ hits: 1, misses: 0, writes: 0, rejected: 0 });
+    expect(await callIn(a, "same_fn")).toEqual({ hits: 1, misses: 0, writes: 0, rejected: 0 });
+    const files = cacheFiles(marker);
+    expect(files.map((f) => dirname(f)).sort()).toEqual([await databaseDir(a), await databaseDir(b)].sort());
+  });
+
+  it("keeps each database within its own plv8.code_cache_max_size: filling one evicts nothing of another's", async () => {
+    const kept = await createIn(a, "kept_fn");
+    await callIn(a, "kept_fn");
+    const [keptFile] = cacheFiles(kept);
+    // The least recently used file of the cluster.
+    const hourAgo = Date.now() / 1000 - 3600;
+    utimesSync(keptFile!, hourAgo, hourAgo);
+
+    // Database b over a budget of 64 kB: its older files go when it writes one more.
+    const dir = await databaseDir(b);
+    const filler = join(dir, "1".repeat(64));
+    mkdirAsServer(dir);
+    writeFileSync(filler, Buffer.alloc(70 * 1024, 1));
+    utimesSync(filler, hourAgo + 60, hourAgo + 60);
+    await createIn(b, "filling_fn");
+    const filled = await callIn(b, "filling_fn", ["set plv8.code_cache_max_size = '64kB'"]);
+    expect(filled.writes).toBe(1);
+    expect(existsSync(filler)).toBe(false);
+    expect(filesUnder(dir).reduce((sum, p) => sum + statSync(p).size, 0)).toBeLessThanOrEqual(64 * 1024);
+
+    expect(existsSync(keptFile!)).toBe(true);
+    expect(await callIn(a, "kept_fn")).toEqual({ hits: 1, misses: 0, writes: 0, rejected: 0 });
+  });
+
+  it("removes the directories of dropped databases and files left at the top by the earlier layout", async () => {
+    const root = cacheRoot();
+    const dropped = join(root, "4000000000");
+    mkdirAsServer(dropped);
+    writeFileSync(join(dropped, "3".repeat(64)), Buffer.alloc(100, 1));
+    const flat = join(root, "4".repeat(64));
+    writeFileSync(flat, Buffer.alloc(100, 1));
+    const foreign = join(root, "not-a-cache-file");
+    writeFileSync(foreign, "kept");
+
+    await createIn(a, "tidy_fn");
+    expect((await callIn(a, "tidy_fn")).writes).toBe(1);
+    expect([dropped, flat].filter((p) => existsSync(p))).toEqual([]);
+    expect(existsSync(foreign)).toBe(true);
+    expect(existsSync(await databaseDir(b))).toBe(true);
     rmSync(foreign);
   });
 });

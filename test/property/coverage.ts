@@ -24,6 +24,10 @@ const REQUIRED: Record<string, number> = {
   "args:last+before": 0.005,
   "args:before": 0.005,
   "cursor:unmatchedRow": 0.005,
+  "cursor:short": 0.005,
+  "fk:snake": 0.005,
+  "fk:camel": 0.005,
+  "fk:plain": 0.005,
   "depth:1": 0.05,
   "depth:2": 0.01,
   "rel:toOne": 0.02,
@@ -45,6 +49,8 @@ const REQUIRED: Record<string, number> = {
   "mut:delete": 0.01,
   "mut:insert": 0.01,
   "via:extension": 0.1,
+  "inflect:on": 0.05,
+  "inflect:off": 0.05,
 };
 
 export class Coverage {
@@ -84,6 +90,7 @@ export class Coverage {
     const combo = args.filter(Boolean).join("+") || "none";
     this.add(`args:${combo}`);
     if (p.unfilteredCursor) this.add("cursor:unmatchedRow");
+    if (p.cursorLength !== undefined) this.add("cursor:short");
     if (combo === "first+offset+after") this.add("args:first+after");
     if (c.totalCount) this.add("sel:totalCount");
     if (c.pageInfo.length > 0) {
@@ -98,6 +105,11 @@ export class Coverage {
   private node(n: NodeSelection, depth: number): void {
     for (const r of n.relations) {
       this.add(`rel:${r.kind}`);
+      // Which of the naming rules named a to-one field: a column ending in `_id`, in `Id`, or neither.
+      if (r.kind === "toOne" && r.localColumns.length === 1) {
+        const column = r.localColumns[0]!;
+        this.add(column.endsWith("_id") ? "fk:snake" : column.endsWith("Id") ? "fk:camel" : "fk:plain");
+      }
       if (r.kind === "many") this.connection(r.connection, depth + 1);
       else {
         this.add(`depth:${depth + 1}`);

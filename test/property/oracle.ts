@@ -113,19 +113,45 @@ export function pageOf(c: ConnectionModel, count: number): Page {
   return { start, end, hasPreviousPage: start > 0, hasNextPage: end < count };
 }
 
+/** The columns of a connection's order, as its cursors carry their values: the key last. */
+function orderColumns(c: ConnectionModel): string[] {
+  return [...c.orderBy.map((o) => o.column.name), ...c.table.primaryKey];
+}
+
 /**
- * A cursor taken from the unfiltered list, restated as a position in the matched list: `after`
- * the last matched row at or before the cursor's row, `before` the first matched row after it.
+ * Where a cursor taken from row `at` of `rows` stands in them. A full cursor stands at its row; a
+ * cursor with only its first k values ties with every row equal to that row on the order's first
+ * k columns (nulls equal to nulls), and pages strictly past them: `after` it stands at the last
+ * such row, `before` it at the first.
+ */
+function cursorPosition(c: ConnectionModel, rows: OracleRow[], at: number): number {
+  const k = c.paging.cursorLength;
+  if (k === undefined) return at;
+  const columns = orderColumns(c).slice(0, k);
+  const ties = (i: number) => columns.every((col) => rows[i]!.raw[col] === rows[at]!.raw[col]);
+  let i = at;
+  if (c.paging.after !== undefined) while (i + 1 < rows.length && ties(i + 1)) i++;
+  else while (i > 0 && ties(i - 1)) i--;
+  return i;
+}
+
+/**
+ * A cursor restated as a position in the matched list: past the rows it ties with when shortened,
+ * and, when taken from the unfiltered list, `after` the last matched row at or before that
+ * position, `before` the first matched row after it.
  */
 async function cursorInMatched(client: pg.Client, c: ConnectionModel, matched: OracleRow[], where: string[]): Promise<ConnectionModel> {
   const p = c.paging;
-  if (!p.unfilteredCursor) return c;
+  const taken = p.after ?? p.before;
+  if (taken === undefined) return c;
+  const withCursorAt = (index: number): ConnectionModel => ({ ...c, paging: p.after !== undefined ? { ...p, after: index } : { ...p, before: index } });
+  if (!p.unfilteredCursor) return withCursorAt(cursorPosition(c, matched, taken));
   const all = await oracleRows(client, c.table, where, { ...c, filter: null });
   const position = new Map(all.map((r, i) => [JSON.stringify(r.nodeId), i]));
-  const cursorAt = (p.after ?? p.before)!;
+  const cursorAt = cursorPosition(c, all, taken);
   const atOrBefore = matched.filter((r) => position.get(JSON.stringify(r.nodeId))! <= cursorAt).length;
   const before = matched.filter((r) => position.get(JSON.stringify(r.nodeId))! < cursorAt).length;
-  return { ...c, paging: p.after !== undefined ? { ...p, after: atOrBefore - 1 } : { ...p, before } };
+  return withCursorAt(p.after !== undefined ? atOrBefore - 1 : before);
 }
 
 /** Correlation of a related table's rows with one row of the parent. */

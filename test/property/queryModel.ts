@@ -2,7 +2,7 @@
 // and and/or/not nesting, orderBy, paging arguments, nested relationships, aggregates) and their
 // GraphQL text. Names are derived here from pg_graphql's documented rules, not from the resolver.
 import { Random } from "./random";
-import { ENUM_LABELS, randomValue, type ColumnModel, type ColumnType, type SchemaModel, type TableModel } from "./schemaModel";
+import { ENUM_LABELS, randomValue, type ColumnModel, type ColumnType, type ForeignKeyModel, type SchemaModel, type TableModel } from "./schemaModel";
 
 export type Op = "eq" | "neq" | "lt" | "lte" | "gt" | "gte" | "in" | "is" | "startsWith" | "like" | "ilike" | "regex" | "iregex";
 export const DIRECTIONS = ["AscNullsFirst", "AscNullsLast", "DescNullsFirst", "DescNullsLast"] as const;
@@ -56,6 +56,8 @@ export interface Paging {
   before?: number;
   /** The cursor was taken from the unfiltered list (so its row may not match the filter). */
   unfilteredCursor?: boolean;
+  /** The cursor carries only its first values, this many (of the order's columns, key last). */
+  cursorLength?: number;
 }
 
 export interface NodeSelection {
@@ -99,9 +101,24 @@ export class Names {
     const p = pascal(name);
     return p.charAt(0).toLowerCase() + p.slice(1);
   }
-  collection(t: TableModel): string {
+  /** `Account` → `account`: the base of root and relationship field names. */
+  typeField(t: TableModel): string {
     const type = this.type(t);
-    return `${type.charAt(0).toLowerCase()}${type.slice(1)}Collection`;
+    return `${type.charAt(0).toLowerCase()}${type.slice(1)}`;
+  }
+  collection(t: TableModel): string {
+    return `${this.typeField(t)}Collection`;
+  }
+  /**
+   * The to-one field of a key, as pg_graphql names it: one column ending in `Id` without
+   * inflection, or in `_id` with it, gives the rest (inflected); any other key the referenced
+   * type's name.
+   */
+  toOne(fk: ForeignKeyModel, target: TableModel): string {
+    const suffix = this.model.inflect ? "_id" : "Id";
+    const only = fk.columns.length === 1 ? fk.columns[0]! : null;
+    if (only === null || !only.endsWith(suffix) || only.length === suffix.length) return this.typeField(target);
+    return this.field(only.slice(0, -suffix.length));
   }
 }
 
@@ -166,15 +183,13 @@ export function randomNode(rnd: Random, model: SchemaModel, table: TableModel, d
     for (const fk of table.foreignKeys) {
       if (!rnd.chance(0.4)) continue;
       const target = model.tables.find((t) => t.name === fk.table)!;
-      const field =
-        fk.columns.length === 1 && fk.columns[0]!.endsWith("_id") ? names.field(fk.columns[0]!.slice(0, -3)) : names.field(target.name);
+      const field = names.toOne(fk, target);
       relations.push({ kind: "toOne", field, table: target, localColumns: fk.columns, selection: randomNode(rnd, model, target, depth + 1) });
     }
     for (const child of model.tables) {
       for (const fk of child.foreignKeys) {
         if (fk.table !== table.name || !rnd.chance(0.4)) continue;
-        const type = names.type(child);
-        const base = type.charAt(0).toLowerCase() + type.slice(1);
+        const base = names.typeField(child);
         if (fk.unique) {
           relations.push({ kind: "oneToOne", field: base, table: child, foreignColumns: fk.columns, selection: randomNode(rnd, model, child, depth + 1) });
         } else {

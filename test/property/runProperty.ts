@@ -53,6 +53,7 @@ export async function runProperty(client: pg.Client, run: PropertyRun, coverage 
       const rnd = new Random(caseSeed(run.seed, g, k));
       const viaExtension = rnd.chance(0.2);
       coverage.add(viaExtension ? "via:extension" : "via:node");
+      coverage.add(model.inflect ? "inflect:on" : "inflect:off");
       const ctx: CaseContext = { client, api, model, rnd, coverage, log: [], viaExtension };
       let result: CaseResult;
       try {

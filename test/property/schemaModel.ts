@@ -154,9 +154,31 @@ export function randomSchema(seed: number): SchemaModel {
   return { seed, inflect: rnd.chance(0.6), tables };
 }
 
+/** `t0_item` → `t0Item`. */
+function lowerCamel(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/**
+ * A key column's name for a one-column key, in one of the styles relationship names are made
+ * from: `_id` (`t0_item_id`, `parent_id`), camelCase `Id` (`t0ItemId`, `parentId`), or neither
+ * (`ref_t0_item`, `parent`).
+ */
+function keyColumnName(rnd: Random, base: string): string {
+  switch (rnd.pick(["snake", "camel", "plain"] as const)) {
+    case "snake":
+      return `${base}_id`;
+    case "camel":
+      return `${lowerCamel(base)}Id`;
+    case "plain":
+      return base === "parent" ? base : `ref_${base}`;
+  }
+}
+
 function addForeignKey(rnd: Random, table: TableModel, target: TableModel, unique: boolean): void {
   const self = table === target;
-  const columns = target.primaryKey.map((k) => (self ? "parent_id" : target.primaryKey.length === 1 ? `${target.name}_id` : `${target.name}_${k}`));
+  const single = keyColumnName(rnd, self ? "parent" : target.name);
+  const columns = target.primaryKey.map((k) => (target.primaryKey.length === 1 ? single : `${target.name}_${k}`));
   target.primaryKey.forEach((k, i) => {
     const keyColumn = target.columns.find((c) => c.name === k)!;
     table.columns.push({ name: columns[i]!, type: keyColumn.type, nullable: self || rnd.chance(0.5) });

@@ -21,12 +21,13 @@ async function deploy(slug: string, files: Record<string, string>, entrypoint: s
   return { status: r.status, body: await r.json() };
 }
 
-/** The file names and contents of a function's downloaded body, as its multipart parts name them. */
+/** The file names of a function's downloaded body, relative to the deployment's base as clients
+ * take them (parts are named `/tmp/user_fn_<ref>_<id>_<version>/source/<name>`), and its metadata. */
 async function downloaded(slug: string): Promise<{ names: string[]; metadata: any }> {
   const r = await fetch(`${platform.baseUrl}/v1/projects/${ref}/functions/${slug}/body`, { headers: authorization() });
   expect(r.status).toBe(200);
   const raw = await r.text();
-  const names = [...raw.matchAll(/name="file"; filename="([^"]*)"/g)].map((m) => m[1]!);
+  const names = [...raw.matchAll(/name="file"; filename="([^"]*)"/g)].map((m) => m[1]!.replace(/^\/tmp\/user_fn_[^/]+\/source\//, ""));
   const metadata = JSON.parse(/name="metadata"\r\n\r\n(.*)\r\n/.exec(raw)![1]!);
   return { names, metadata };
 }
@@ -118,7 +119,9 @@ describe("bundle file names", () => {
 
     const { names, metadata } = await downloaded("legacy");
     expect(names).toEqual(["etc/passwd", "lib/util.ts", "srv/import_map.json", "srv/index.ts"]);
-    expect(metadata).toMatchObject({ entrypoint_path: "srv/index.ts", import_map_path: "srv/import_map.json" });
+    // Answered as file URLs under the deployment's base, as the hosted API answers them.
+    expect(metadata.entrypoint_path).toMatch(/^file:\/\/\/tmp\/user_fn_[^/]+\/source\/srv\/index\.ts$/);
+    expect(metadata.import_map_path).toMatch(/^file:\/\/\/tmp\/user_fn_[^/]+\/source\/srv\/import_map\.json$/);
     const files = await adminQuery<{ path: string; content: Buffer }>(platform.platformUrl, "select path, content from platform.function_files where function_id = $1", [fn!.id]);
     expect(files.find((f) => f.path === "etc/passwd")!.content.toString()).toBe("already relative");
     const got = (await call("GET", `/v1/projects/${ref}/functions/legacy`)).body;

@@ -145,3 +145,24 @@ export async function until(condition: () => boolean | Promise<boolean>, tries =
   }
   return false;
 }
+
+/** Pids of the server's statements running (or waiting on a lock) in its database now. */
+export async function activePids(server: TestServer): Promise<number[]> {
+  const { rows } = await server.db.query(
+    "select pid from pg_stat_activity where usename = 'authenticator' and datname = current_database() and state = 'active' order by pid",
+  );
+  return rows.map((r) => r.pid as number);
+}
+
+/** Holds `table` locked (so statements reading or writing it wait) while `body` runs. */
+export async function withTableLocked<T>(server: TestServer, table: string, body: () => Promise<T>): Promise<T> {
+  const admin = await server.db.connect();
+  await admin.query("begin");
+  await admin.query(`lock table ${table} in access exclusive mode`);
+  try {
+    return await body();
+  } finally {
+    await admin.query("commit");
+    await admin.end();
+  }
+}

@@ -24,7 +24,7 @@ interface ProjectGraphqlOptions {
  * here or in another process reopened it), the statement runs on the reopened pool instead. */
 function projectDatabase(pools: ProjectPools, ref: string, entry: ProjectEntry): Resolving {
   return {
-    async resolve(_operation, ...args) {
+    async resolve(...args) {
       const outcome = await entry.database.resolve(...args);
       if (outcome.kind !== "unavailable" || !entry.released) return outcome;
       const reopened = await pools.get(ref).catch(() => undefined);

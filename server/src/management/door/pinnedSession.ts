@@ -2,9 +2,8 @@
 // piece of work and closed after, its settings pinned in the startup packet. Startup options win
 // over every ALTER DATABASE/ROLE ... SET, so nothing a tenant set on its database (search_path,
 // timeouts, read-only, plv8.start_proc) reaches a superuser session.
-import pg from "pg";
 import { withDatabase } from "../platform/connectionUrl";
-import { sqlOn, type Sql } from "../platform/sql";
+import { withConnection, type Sql } from "../platform/sql";
 
 /** The name superuser sessions show in pg_stat_activity and the server log. */
 export const doorApplicationName = "pg_graphql_door";
@@ -30,15 +29,6 @@ const pinned: Array<[string, string]> = [
 export const pinnedOptions = pinned.map(([name, value]) => `-c ${name}=${value}`).join(" ");
 
 /** Runs `work` on a new superuser connection to `database`; the connection ends with it. */
-export async function withPinnedSession<T>(adminUrl: string, database: string, work: (sql: Sql) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: withDatabase(adminUrl, database), options: pinnedOptions, application_name: doorApplicationName });
-  // A backend ended under it (a tenant's pg_terminate_backend, a restart) rejects the work;
-  // the event itself must not end the process.
-  client.on("error", () => {});
-  await client.connect();
-  try {
-    return await work(sqlOn(client));
-  } finally {
-    await client.end().catch(() => {});
-  }
+export function withPinnedSession<T>(adminUrl: string, database: string, work: (sql: Sql) => Promise<T>): Promise<T> {
+  return withConnection(withDatabase(adminUrl, database), work, { applicationName: doorApplicationName, startupOptions: pinnedOptions });
 }

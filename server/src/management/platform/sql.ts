@@ -135,14 +135,15 @@ export class SqlPool implements Sql {
 export async function withConnection<T>(
   connectionString: string,
   work: (sql: Sql) => Promise<T>,
-  options: { timeoutMs?: number; connectTimeoutMs?: number; applicationName?: string } = {},
+  options: { timeoutMs?: number; connectTimeoutMs?: number; applicationName?: string; startupOptions?: string } = {},
 ): Promise<T> {
   const connectMs = options.connectTimeoutMs ?? options.timeoutMs;
   const limits = {
     ...(connectMs === undefined ? {} : { connectionTimeoutMillis: connectMs }),
     ...(options.timeoutMs === undefined ? {} : { statement_timeout: options.timeoutMs }),
   };
-  const client = new pg.Client({ connectionString, application_name: options.applicationName ?? "pg_graphql_platform", ...limits });
+  const startup = options.startupOptions === undefined ? {} : { options: options.startupOptions };
+  const client = new pg.Client({ connectionString, application_name: options.applicationName ?? "pg_graphql_platform", ...limits, ...startup });
   client.on("error", () => {});
   await client.connect();
   try {

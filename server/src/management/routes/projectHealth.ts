@@ -2,6 +2,7 @@
 // its database, `rest` by a GraphQL request through its data API pool, `db_postgres_user` by the
 // owner role's right to log in, each within `timeout_ms`. Services this server does not run are
 // reported unhealthy with an error saying so, never as healthy.
+import { OperationTypeNode } from "graphql";
 import { unreachable } from "../../../../src/util/invariant";
 import { requireProject } from "./access";
 import { ok, type ApiArea, type Call } from "./operation";
@@ -51,7 +52,7 @@ async function probe(call: Call, project: ProjectRecord, name: ServiceName, time
       case "rest": {
         const entry = await call.services.pools.get(project.ref);
         const query = { query: "{ __typename }", variables: null, operationName: null };
-        const outcome = await withinTime(entry!.database.resolve("anon", { role: "anon" }, entry!.tuning.schemas, query), timeoutMs);
+        const outcome = await withinTime(entry!.database.resolve(OperationTypeNode.QUERY, "anon", { role: "anon" }, entry!.tuning.schemas, query), timeoutMs);
         return outcome.kind === "result"
           ? { name, healthy: true, status: "ACTIVE_HEALTHY", info: { db_schema: entry!.tuning.schemas.join(",") } }
           : unhealthy(name, `the GraphQL data API failed: ${outcome.kind}`);
