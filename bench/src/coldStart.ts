@@ -8,7 +8,7 @@ import { benchClaims } from "./indb";
 import { benchQueries, type BenchQuery, type Prepared } from "./queries";
 import { median } from "./load";
 import type { ColdStart, MemoryFigures } from "./report";
-import { addCounters, codeCacheCounters, noCounters } from "./machineFactors";
+import { codeCacheProbe } from "./machineFactors";
 import { settle } from "./settle";
 
 const samples = 5;
@@ -48,10 +48,10 @@ const debug = (msg: string) => {
   if (process.env.BENCH_DEBUG) process.stderr.write(`[cold start] ${msg}\n`);
 };
 
-export async function measureColdStart(url: string, admin: pg.Client, prepared: Prepared): Promise<ColdStart> {
+/** `adminUrl`: a superuser's, for reading the new backends' code cache counters. */
+export async function measureColdStart(url: string, adminUrl: string, admin: pg.Client, prepared: Prepared): Promise<ColdStart> {
   const query = nestedQuery(prepared);
   const warm: number[] = [];
-  let codeCache = noCounters();
   // New backends until the median is known to 10% (at least 5, at most 15).
   const first = await settle(async () => {
     debug("new backend");
@@ -59,7 +59,6 @@ export async function measureColdStart(url: string, admin: pg.Client, prepared: 
     debug("connected");
     const ms = await timedResolve(client, query);
     debug(`first call ${ms.toFixed(1)} ms`);
-    codeCache = addCounters(codeCache, await codeCacheCounters(client));
     for (let j = 0; j < 5; j++) warm.push(await timedResolve(client, query));
     await client.end();
     return ms;
@@ -92,6 +91,7 @@ export async function measureColdStart(url: string, admin: pg.Client, prepared: 
     await timedResolve(client, query);
   }
   await client.end();
+  const codeCache = await codeCacheProbe(adminUrl, (c) => timedResolve(c, query));
   return {
     newBackendMs: first.median,
     spread: { low: first.low, high: first.high, n: first.n },

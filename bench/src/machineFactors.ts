@@ -7,7 +7,9 @@ import { createHash } from "node:crypto";
 import { cpus, loadavg } from "node:os";
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import type pg from "pg";
+import pg from "pg";
+
+const pgClient = pg.Client;
 import { median } from "./load";
 
 /** Counters of the handler's code cache (plv8_info()) summed over the backends measured. */
@@ -69,11 +71,26 @@ export function noteLoad(f: MachineFactors | undefined, section: string): void {
   f?.loadBySection.push([section, loadavg()[0] ?? NaN]);
 }
 
-/** The handler's code cache counters of the calling backend, every environment summed. */
-export async function codeCacheCounters(client: pg.Client): Promise<CodeCacheCounters> {
-  const { rows } = await client.query<{ c: Partial<CodeCacheCounters> | null }>("select e->'code_cache' as c from jsonb_array_elements(plv8_info()) e");
-  const sum: CodeCacheCounters = { hits: 0, misses: 0, writes: 0, rejected: 0 };
-  for (const { c } of rows) for (const k of Object.keys(sum) as Array<keyof CodeCacheCounters>) sum[k] += Number(c?.[k] ?? 0);
+/**
+ * The handler's code cache in new backends making the same first call: plv8_info() is for
+ * superusers, so `probes` new superuser backends each make `firstCall` (as the API role, in its
+ * own JavaScript environment, as the measured backends do) and read their counters.
+ */
+export async function codeCacheProbe(superuserUrl: string, firstCall: (client: pg.Client) => Promise<unknown>, probes = 3): Promise<CodeCacheCounters> {
+  let sum = noCounters();
+  for (let i = 0; i < probes; i++) {
+    const client = new pgClient({ connectionString: superuserUrl });
+    client.on("error", () => {});
+    await client.connect();
+    try {
+      await client.query("select 1");
+      await firstCall(client);
+      const { rows } = await client.query<{ c: Partial<CodeCacheCounters> | null }>("select e->'code_cache' as c from jsonb_array_elements(plv8_info()) e");
+      for (const { c } of rows) sum = addCounters(sum, { hits: Number(c?.hits ?? 0), misses: Number(c?.misses ?? 0), writes: Number(c?.writes ?? 0), rejected: Number(c?.rejected ?? 0) });
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
   return sum;
 }
 

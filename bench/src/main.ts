@@ -49,7 +49,12 @@ const maxRequestsPerRun = 2_000_000;
 const bigRows = (list("BENCH_BIG_ROWS") ?? ["10000", "100000", "1000000"]).map(Number);
 if (bigRows.some((n) => !Number.isInteger(n) || n < 20 || n % 20 !== 0)) throw new Error("BENCH_BIG_ROWS must be whole multiples of 20");
 const catalogTables = knob("BENCH_CATALOG_TABLES", 500);
-const watchdogMinutes = knob("BENCH_WATCHDOG_MINUTES", scale.kind === "large" ? 180 : 45);
+const watchdogMinutes = knob("BENCH_WATCHDOG_MINUTES", scale.kind === "large" ? 240 : 120);
+
+/** The cluster's postmaster (its first line of postmaster.pid). */
+function postmasterPid(c: Cluster): number {
+  return Number(readFileSync(join(c.dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+}
 
 const log = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
@@ -264,9 +269,12 @@ async function main(): Promise<number> {
         answerJsonb: answer.jsonb,
       };
       for (const clients of clientLevels) {
-        const ratios = measureInDatabase(pgTarget, scripts, clients, timedBounds, workDir);
+        const ratios = measureInDatabase(pgTarget, scripts, clients, timedBounds, workDir, postmasterPid(cluster));
         nestedRatios.inDatabase.set(clients, ratios);
-        log(`nested in the database @${clients}: resolve ${spread(ratios.resolveVsBound)} of the bound, _resolve_text ${spread(ratios.resolveTextVsFloor)} of the floor`);
+        log(
+          `nested in the database @${clients}: resolve ${spread(ratios.resolveVsBound)} of the bound, _resolve_text ${spread(ratios.resolveTextVsFloor)} of the floor` +
+            (ratios.cpu ? `; on backend CPU ${spread(ratios.cpu.resolveVsBound)} and ${spread(ratios.cpu.resolveTextVsFloor)}` : ""),
+        );
       }
     }
     const oursNested = readyOn("ours");
@@ -308,7 +316,7 @@ async function main(): Promise<number> {
     if (resolveReady) {
       log("measuring cold start and memory");
       noteLoad(factors, "cold start");
-      coldStart = await measureColdStart(authUrl, admin, resolveReady.prepared!);
+      coldStart = await measureColdStart(authUrl, connectionUrl(cluster, "bench"), admin, resolveReady.prepared!);
       const reads = queries.filter((q) => q.kind === "read" && passed.has(key(resolveReady, q)));
       memory.push(await measureMemory(`graphql.resolve (${reads.map((q) => q.name).join(", ")} in turn)`, authUrl, resolveReady.prepared!, "resolve", reads));
       memory.push(await measureMemory("hand-written SQL (same queries)", authUrl, undefined, "sql", reads));

@@ -7,6 +7,7 @@
 // turning from round to round), so a drift of the machine's speed moves all of a round alike.
 import { pgbenchRun, wrkRun, type Bounds, type HttpTarget, type PgTarget } from "./load";
 import { settled, summarize, type Settled } from "./settle";
+import { endedChildrenCpuMs } from "./processCpu";
 
 export interface InDatabaseScripts {
   floor: string;
@@ -28,6 +29,10 @@ export interface InDatabaseRatios {
   floorJsonbVsFloor: Settled;
   /** graphql.resolve's time over the text floor's (the retired target's measure). */
   resolveVsFloor: Settled;
+  /** The two judged ratios on the backends' CPU time per request instead of wall time (read
+   * from the postmaster's counters of its ended children): other work on the machine moves
+   * them much less. */
+  cpu?: { resolveVsBound: Settled; resolveTextVsFloor: Settled };
 }
 
 export interface NestedRatios {
@@ -38,17 +43,28 @@ export interface NestedRatios {
 
 const rounds = { min: 5, max: 15, tolerance: 0.02 };
 
-export function measureInDatabase(target: PgTarget, scripts: InDatabaseScripts, clients: number, bounds: Bounds, workDir: string): InDatabaseRatios {
+/** `postmaster`: its pid, for the backends' CPU time (pgbench's backends end with each run). */
+export function measureInDatabase(target: PgTarget, scripts: InDatabaseScripts, clients: number, bounds: Bounds, workDir: string, postmaster?: number): InDatabaseRatios {
+  const cpuRatios = { resolveVsBound: [] as number[], resolveTextVsFloor: [] as number[] };
   const names = Object.keys(scripts) as Array<keyof InDatabaseScripts>;
-  const collected: Record<keyof InDatabaseRatios, number[]> = { resolveVsBound: [], resolveTextVsFloor: [], boundVsFloor: [], floorJsonbVsFloor: [], resolveVsFloor: [] };
+  const collected: Record<Exclude<keyof InDatabaseRatios, "cpu">, number[]> = { resolveVsBound: [], resolveTextVsFloor: [], boundVsFloor: [], floorJsonbVsFloor: [], resolveVsFloor: [] };
   for (const name of names) pgbenchRun(target, scripts[name], clients, { seconds: 1, maxRequests: bounds.maxRequests }, workDir);
   let round = 0;
   const sample = () => {
     // Time per request of each script in this round, in a turning order.
     const ms = {} as Record<keyof InDatabaseScripts, number>;
+    const cpu = {} as Record<keyof InDatabaseScripts, number>;
     for (let i = 0; i < names.length; i++) {
       const name = names[(i + round) % names.length]!;
-      ms[name] = 1000 / pgbenchRun(target, scripts[name], clients, bounds, workDir).rps;
+      const before = postmaster === undefined ? 0 : endedChildrenCpuMs(postmaster);
+      const run = pgbenchRun(target, scripts[name], clients, bounds, workDir);
+      ms[name] = 1000 / run.rps;
+      // Every transaction of the run, each client's first included (its backend's CPU is all there).
+      if (postmaster !== undefined) cpu[name] = (endedChildrenCpuMs(postmaster) - before) / (run.requests + clients);
+    }
+    if (postmaster !== undefined) {
+      cpuRatios.resolveVsBound.push(cpu.resolve / (cpu.floor + cpu.answerJsonb - cpu.answerText));
+      cpuRatios.resolveTextVsFloor.push(cpu.resolveText / cpu.floor);
     }
     round += 1;
     const bound = ms.floor + ms.answerJsonb - ms.answerText;
@@ -68,6 +84,7 @@ export function measureInDatabase(target: PgTarget, scripts: InDatabaseScripts, 
     boundVsFloor: summarize(collected.boundVsFloor),
     floorJsonbVsFloor: summarize(collected.floorJsonbVsFloor),
     resolveVsFloor: summarize(collected.resolveVsFloor),
+    ...(postmaster !== undefined ? { cpu: { resolveVsBound: summarize(cpuRatios.resolveVsBound), resolveTextVsFloor: summarize(cpuRatios.resolveTextVsFloor) } } : {}),
   };
 }
 

@@ -167,7 +167,7 @@ export function renderMarkdown(r: Report, plots: { throughput?: string | undefin
     if (r.coldStart.bundleAndReflectionMs !== undefined) lines.push(`| of which loading the bundle and reflecting the schema (first call after that) | ${f2(r.coldStart.bundleAndReflectionMs)} |`);
     lines.push(`| first call after a DDL change | ${f2(r.coldStart.afterDdlMs)} |`);
     lines.push(`| warm call | ${f2(r.coldStart.warmMs)} |`, "");
-    lines.push(`In those new backends the handler's code cache gave: ${describeCounters(c.codeCache)}. A body compiled without its file (a first run, a cache refused) costs its first call tens of milliseconds more.`, "");
+    lines.push(`The handler's code cache in three more new backends making the same first call (as the same role, in sessions that may read \`plv8_info()\`): ${describeCounters(c.codeCache)}. A body compiled without its file (a first run, a cache refused) costs its first call tens of milliseconds more.`, "");
   }
   if (r.memory.length > 0) {
     lines.push("### Memory per backend (/proc/PID/smaps_rollup, MiB)", "");
