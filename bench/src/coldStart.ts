@@ -8,6 +8,8 @@ import { benchClaims } from "./indb";
 import { benchQueries, type BenchQuery, type Prepared } from "./queries";
 import { median } from "./load";
 import type { ColdStart, MemoryFigures } from "./report";
+import { codeCacheProbe } from "./machineFactors";
+import { settle } from "./settle";
 
 const samples = 5;
 
@@ -46,19 +48,21 @@ const debug = (msg: string) => {
   if (process.env.BENCH_DEBUG) process.stderr.write(`[cold start] ${msg}\n`);
 };
 
-export async function measureColdStart(url: string, admin: pg.Client, prepared: Prepared): Promise<ColdStart> {
+/** `adminUrl`: a superuser's, for reading the new backends' code cache counters. */
+export async function measureColdStart(url: string, adminUrl: string, admin: pg.Client, prepared: Prepared): Promise<ColdStart> {
   const query = nestedQuery(prepared);
-  const first: number[] = [];
   const warm: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    debug(`new backend ${i}`);
+  // New backends until the median is known to 10% (at least 5, at most 15).
+  const first = await settle(async () => {
+    debug("new backend");
     const client = await connect(url);
     debug("connected");
-    first.push(await timedResolve(client, query));
-    debug(`first call ${first[first.length - 1]!.toFixed(1)} ms`);
+    const ms = await timedResolve(client, query);
+    debug(`first call ${ms.toFixed(1)} ms`);
     for (let j = 0; j < 5; j++) warm.push(await timedResolve(client, query));
     await client.end();
-  }
+    return ms;
+  }, { min: samples, max: 3 * samples, tolerance: 0.1 });
   // The same again, with the language handler started first by an empty DO block, to split the
   // cold start into starting V8 and loading the bundle plus reflecting the schema.
   const v8Start: number[] = [];
@@ -87,8 +91,11 @@ export async function measureColdStart(url: string, admin: pg.Client, prepared: 
     await timedResolve(client, query);
   }
   await client.end();
+  const codeCache = await codeCacheProbe(adminUrl, (c) => timedResolve(c, query));
   return {
-    newBackendMs: median(first),
+    newBackendMs: first.median,
+    spread: { low: first.low, high: first.high, n: first.n },
+    codeCache,
     v8StartMs: v8Start.length > 0 ? median(v8Start) : undefined,
     bundleAndReflectionMs: afterV8.length > 0 ? median(afterV8) : undefined,
     afterDdlMs: median(afterDdl),

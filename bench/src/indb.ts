@@ -24,13 +24,18 @@ export function sqlScript(sql: string): string {
 /**
  * A pgbench script around one `graphql.resolve` call with the query text inlined; `searchPath`
  * (a schema name) chooses the schema the API is built from; `variablesSql`, an SQL expression of
- * type jsonb, gives the call its variables.
+ * type jsonb, gives the call its variables; `fn` is the function called.
  */
-export function resolveScript(graphql: string, searchPath?: string, variablesSql?: string): string {
+export function resolveScript(
+  graphql: string,
+  searchPath?: string,
+  variablesSql?: string,
+  fn: "graphql.resolve" | "graphql._resolve_text" = "graphql.resolve",
+): string {
   const text = graphql.replace(/\s*\n\s*/g, " ");
   const path = searchPath === undefined ? [] : [`set local search_path = ${searchPath};`];
   const variables = variablesSql === undefined ? "" : `, ${variablesSql.replace(/\s*\n\s*/g, " ")}`;
-  return [...prologue, ...path, `select graphql.resolve(${dollarQuote(text, "gql")}${variables});`, "commit;", ""].join("\n");
+  return [...prologue, ...path, `select ${fn}(${dollarQuote(text, "gql")}${variables});`, "commit;", ""].join("\n");
 }
 
 async function asAuthenticated<T>(client: pg.Client, run: () => Promise<T>): Promise<T> {

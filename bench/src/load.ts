@@ -18,6 +18,8 @@ export interface HttpTarget {
   url: string;
   headers: Record<string, string>;
   body: string;
+  /** Requests go to these paths of the URL's server in turn, each with its own headers. */
+  rotate?: Array<{ path: string; headers: Record<string, string> }>;
 }
 
 export interface Bounds {
@@ -45,11 +47,24 @@ export function wrkScript(target: HttpTarget, maxRequests: number): string {
   const headers = Object.entries(target.headers)
     .map(([k, v]) => `wrk.headers[ ${luaString(k)} ] = ${luaString(v)}`)
     .join("\n");
+  const rotation = target.rotate
+    ? `local targets = {
+${target.rotate.map((t) => `  { path = ${luaString(t.path)}, headers = { ${Object.entries(t.headers).map(([k, v]) => `[ ${luaString(k)} ] = ${luaString(v)}`).join(", ")} } },`).join("\n")}
+}
+local turn = 0
+function request()
+  turn = turn + 1
+  local t = targets[(turn % #targets) + 1]
+  for k, v in pairs(t.headers) do wrk.headers[k] = v end
+  return wrk.format(nil, t.path)
+end
+`
+    : "";
   return `wrk.method = "POST"
 wrk.body = ${luaString(target.body)}
 wrk.headers["Content-Type"] = "application/json"
 ${headers}
-local threads = {}
+${rotation}local threads = {}
 function setup(thread) table.insert(threads, thread) end
 count = 0
 bad = 0

@@ -15,10 +15,13 @@ import {
   type Engine, type EngineId, type HttpEngine, type PgbenchEngine,
 } from "./engines";
 import { answerScripts, benchClaims, resolveScript, resolveText, sqlAnswer, sqlScript } from "./indb";
+import { measureInDatabase, measureOverHttp, spread, type InDatabaseScripts, type NestedRatios } from "./nestedRatios";
+import { measurePlatform, platformSettings, type PlatformFigures } from "./platform";
+import { measureMachine, noteLoad } from "./machineFactors";
 import { median, pgbenchRun, wrkRun, type Bounds, type PgTarget, type RunFigures } from "./load";
 import { prepareEngine } from "./prepare";
 import { benchQueries, type BenchQuery, type Prepared } from "./queries";
-import { commitDescription, loadAverage, machineDescription, renderMarkdown, renderPlot, type Cell, type ColdStart, type AnswerConversion, type MemoryFigures, type Report, type Row } from "./report";
+import { commitDescription, loadAverage, machineDescription, renderMarkdown, renderPlot, type Cell, type ColdStart, type MemoryFigures, type Report, type Row } from "./report";
 import { requestBody, runOnce } from "./transport";
 import { evaluateTargets, explainMisses } from "./targets";
 import { measureColdStart, measureMemory } from "./coldStart";
@@ -47,7 +50,12 @@ const maxRequestsPerRun = 2_000_000;
 const bigRows = (list("BENCH_BIG_ROWS") ?? ["10000", "100000", "1000000"]).map(Number);
 if (bigRows.some((n) => !Number.isInteger(n) || n < 20 || n % 20 !== 0)) throw new Error("BENCH_BIG_ROWS must be whole multiples of 20");
 const catalogTables = knob("BENCH_CATALOG_TABLES", 500);
-const watchdogMinutes = knob("BENCH_WATCHDOG_MINUTES", scale.kind === "large" ? 180 : 45);
+const watchdogMinutes = knob("BENCH_WATCHDOG_MINUTES", scale.kind === "large" ? 240 : 120);
+
+/** The cluster's postmaster (its first line of postmaster.pid). */
+function postmasterPid(c: Cluster): number {
+  return Number(readFileSync(join(c.dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+}
 
 const log = (msg: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 
@@ -104,6 +112,8 @@ async function main(): Promise<number> {
     await createDataset(admin, scale);
     await installStatementStats(admin);
     const postgresVersion = (await admin.query<{ v: string }>("select version() as v")).rows[0]!.v.split(",")[0]!;
+    const factors = await measureMachine(admin);
+    noteLoad(factors, "throughput");
 
     let extensionReady = false;
     try {
@@ -240,40 +250,45 @@ async function main(): Promise<number> {
       if (q.kind === "write") await reset();
     }
 
-    // graphql.resolve must return jsonb; the floor returns text. The floor's own answer cast to
-    // jsonb shows what that conversion costs on the nested query, for the in-database target.
-    // A pgbench script's median req/s at `clients`, after the warm-up, over the timed runs.
-    const scriptRps = (script: string, clients: number): number => {
-      pgbenchRun(pgTarget, script, clients, { seconds: warmup, maxRequests: maxRequestsPerRun }, workDir);
-      const figures: RunFigures[] = [];
-      for (let i = 0; i < runs; i++) figures.push(pgbenchRun(pgTarget, script, clients, { seconds, maxRequests: maxRequestsPerRun }, workDir));
-      return median(figures.map((f) => f.rps));
-    };
-    let jsonbFloorRps: Map<number, number> | undefined;
-    const sqlReady = checked.find((r) => r.engine.id === "sql");
+    // The nested query's targets, on ratios taken within interleaved rounds (nestedRatios.ts).
+    noteLoad(factors, "nested ratios");
+    const nestedRatios: NestedRatios = { inDatabase: new Map(), overHttp: new Map() };
     const nestedBench = queries.find((q) => q.name === "nested");
-    if (sqlReady && nestedBench && passed.has(key(sqlReady, nestedBench))) {
-      const script = sqlScript(`select (floor.result)::jsonb as result from (${nestedBench.sql}) as floor`);
-      jsonbFloorRps = new Map();
+    const readyOn = (id: EngineId) => checked.find((r) => r.engine.id === id && nestedBench !== undefined && passed.has(key(r, nestedBench)));
+    const sqlReady = readyOn("sql");
+    const resolveNested = readyOn("resolve");
+    const timedBounds: Bounds = { seconds, maxRequests: maxRequestsPerRun };
+    if (sqlReady && resolveNested && nestedBench) {
+      const graphql = nestedBench.graphql("pg_graphql", resolveNested.prepared!);
+      const answer = answerScripts(await resolveText(user!, graphql));
+      const scripts: InDatabaseScripts = {
+        floor: sqlScript(nestedBench.sql),
+        floorJsonb: sqlScript(`select (floor.result)::jsonb as result from (${nestedBench.sql}) as floor`),
+        resolve: resolveScript(graphql),
+        resolveText: resolveScript(graphql, undefined, undefined, "graphql._resolve_text"),
+        answerText: answer.text,
+        answerJsonb: answer.jsonb,
+      };
       for (const clients of clientLevels) {
-        jsonbFloorRps.set(clients, scriptRps(script, clients));
-        log(`nested    SQL floor, answer as jsonb      @${clients}: ${jsonbFloorRps.get(clients)!.toFixed(0)} req/s`);
+        const ratios = measureInDatabase(pgTarget, scripts, clients, timedBounds, workDir, postmasterPid(cluster));
+        nestedRatios.inDatabase.set(clients, ratios);
+        log(
+          `nested in the database @${clients}: resolve ${spread(ratios.resolveVsBound)} of the bound, _resolve_text ${spread(ratios.resolveTextVsFloor)} of the floor` +
+            (ratios.cpu ? `; on backend CPU ${spread(ratios.cpu.resolveVsBound)} and ${spread(ratios.cpu.resolveTextVsFloor)}` : ""),
+        );
       }
     }
-
-    // graphql.resolve's own answer is larger than the floor's (edges and node wrap every row), so
-    // returning it as jsonb costs more than the floor's. That answer alone, as a constant, returned
-    // as text and as jsonb, measures the part any resolver returning jsonb pays for it.
-    let answerRps: AnswerConversion | undefined;
-    const resolveNested = checked.find((r) => r.engine.id === "resolve");
-    if (resolveNested && nestedBench && passed.has(key(resolveNested, nestedBench))) {
-      const scripts = answerScripts(await resolveText(user!, nestedBench.graphql("pg_graphql", resolveNested.prepared!)));
-      answerRps = { text: new Map(), jsonb: new Map() };
+    const oursNested = readyOn("ours");
+    const floorNested = readyOn("httpFloor");
+    if (oursNested && floorNested && nestedBench) {
+      const http = (r: Prepared_) => {
+        const e = r.engine as HttpEngine;
+        return { url: e.url, headers: e.headers, body: requestBody(e, nestedBench, r.prepared) };
+      };
       for (const clients of clientLevels) {
-        for (const [kind, script] of [["text", scripts.text], ["jsonb", scripts.jsonb]] as const) {
-          answerRps[kind].set(clients, scriptRps(script, clients));
-          log(`nested    graphql.resolve's answer alone, as ${kind.padEnd(5)} @${clients}: ${answerRps[kind].get(clients)!.toFixed(0)} req/s`);
-        }
+        const ratio = measureOverHttp(http(oursNested), http(floorNested), clients, timedBounds, workDir);
+        nestedRatios.overHttp.set(clients, ratio);
+        log(`nested over HTTP @${clients}: ${spread(ratio)} of the HTTP floor's req/s`);
       }
     }
 
@@ -301,7 +316,8 @@ async function main(): Promise<number> {
     const resolveReady = checked.find((r) => r.engine.id === "resolve" && nestedQuery !== undefined && passed.has(key(r, nestedQuery)));
     if (resolveReady) {
       log("measuring cold start and memory");
-      coldStart = await measureColdStart(authUrl, admin, resolveReady.prepared!);
+      noteLoad(factors, "cold start");
+      coldStart = await measureColdStart(authUrl, connectionUrl(cluster, "bench"), admin, resolveReady.prepared!);
       const reads = queries.filter((q) => q.kind === "read" && passed.has(key(resolveReady, q)));
       memory.push(await measureMemory(`graphql.resolve (${reads.map((q) => q.name).join(", ")} in turn)`, authUrl, resolveReady.prepared!, "resolve", reads));
       memory.push(await measureMemory("hand-written SQL (same queries)", authUrl, undefined, "sql", reads));
@@ -312,6 +328,7 @@ async function main(): Promise<number> {
 
     let bigTables: BigTableFigures | undefined;
     if (extensionReady && wanted("resolve") && (!wantedQueries || wantedQueries.includes("bigtables"))) {
+      noteLoad(factors, "big tables");
       bigTables = await measureBigTables({
         url: (database) => connectionUrl(cluster, database), pgTarget, sizes: bigRows, seconds, runs, workDir, statsSchema, admin, log,
       });
@@ -324,6 +341,7 @@ async function main(): Promise<number> {
 
     let largeCatalog: LargeCatalogFigures | undefined;
     if (extensionReady && wanted("resolve") && (!wantedQueries || wantedQueries.includes("catalog"))) {
+      noteLoad(factors, "large catalog");
       largeCatalog = await measureLargeCatalog({
         url: (database) => connectionUrl(cluster, database),
         authUrl: (database) => connectionUrl(cluster, database, "authenticator"),
@@ -348,6 +366,7 @@ async function main(): Promise<number> {
     if (extensionReady && wanted("ours") && (!wantedQueries || wantedQueries.includes("logging"))) {
       // The dirty pages of the sections before are written now, not by a checkpoint during the runs.
       await admin.query("checkpoint");
+      noteLoad(factors, "request logs");
       requestLogging = await measureRequestLogging({
         adminUrl: (database) => connectionUrl(cluster, database), clients: clientLevels, runs, seconds, workDir, log,
       });
@@ -355,6 +374,17 @@ async function main(): Promise<number> {
         mismatches++;
         log(`MISMATCH request logs: ${requestLogging.answered} requests answered, ${requestLogging.recorded} recorded`);
         notes.push("Request logs: fewer requests recorded than answered.");
+      }
+    }
+
+    let platform: PlatformFigures | undefined;
+    if (extensionReady && wanted("ours") && (!wantedQueries || wantedQueries.includes("platform"))) {
+      noteLoad(factors, "platform");
+      try {
+        platform = await measurePlatform({ ...platformSettings(), seconds: Math.max(seconds, 3), workDir, log });
+      } catch (e) {
+        log(`platform section failed: ${(e as Error).stack ?? String(e)}`);
+        notes.push(`Platform: the section failed (${(e as Error).message.split("\n")[0]}).`);
       }
     }
 
@@ -372,12 +402,13 @@ async function main(): Promise<number> {
       targets: [],
       coldStart,
       memory,
-      jsonbFloorRps,
-      answerRps,
+      nestedRatios,
       bigTables,
       largeCatalog,
       requestLogging,
       features,
+      platform,
+      factors,
       notes,
     };
     report.targets = evaluateTargets(report);

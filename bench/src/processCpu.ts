@@ -9,6 +9,14 @@ export function processCpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** CPU time of the process's children that have ended and been waited for (a postmaster's
+ * backends once they exit). */
+export function endedChildrenCpuMs(pid: number): number {
+  const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
 /**
  * The CPU time every core of the machine has spent on something other than waiting (user, nice,
  * system, interrupts, steal), summed: the cost of a run to every process taking part in it.

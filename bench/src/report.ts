@@ -12,6 +12,9 @@ import { renderBigTables, type BigTableFigures } from "./bigTables";
 import { renderLargeCatalog, type LargeCatalogFigures } from "./largeCatalog";
 import { renderRequestLogging, type RequestLoggingFigures } from "./requestLogging";
 import { renderFeatures, type FeatureFigures } from "./features";
+import type { NestedRatios } from "./nestedRatios";
+import { renderPlatform, type PlatformFigures } from "./platform";
+import { describeCounters, renderFactors, type CodeCacheCounters, type MachineFactors } from "./machineFactors";
 
 export interface Cell {
   rps: number;
@@ -29,6 +32,10 @@ export interface Row {
 
 export interface ColdStart {
   newBackendMs: number;
+  /** The first calls' range and count (new backends until the median was known to 10%). */
+  spread: { low: number; high: number; n: number };
+  /** The handler's code cache in those backends: read from a file, or compiled afresh. */
+  codeCache: CodeCacheCounters;
   /** Starting the language handler alone (an empty DO block), when it supports DO. */
   v8StartMs: number | undefined;
   /** The first resolve once the handler has started: bundle load and schema reflection. */
@@ -63,24 +70,16 @@ export interface Report {
   targets: Target[];
   coldStart: ColdStart | undefined;
   memory: MemoryFigures[];
-  /**
-   * Req/s by client count of the nested query's hand-written SQL with its answer cast to jsonb,
-   * the type graphql.resolve returns: what the text floor would be if it had to return jsonb.
-   */
-  jsonbFloorRps?: Map<number, number>;
-  /** Req/s by client count of graphql.resolve's nested answer alone, as a constant. */
-  answerRps?: AnswerConversion;
+  /** The nested query's targets, on ratios taken within rounds. */
+  nestedRatios?: NestedRatios;
   bigTables?: BigTableFigures;
   largeCatalog?: LargeCatalogFigures;
   requestLogging?: RequestLoggingFigures;
   features?: FeatureFigures;
+  platform?: PlatformFigures;
+  /** What decides the figures that differ between machines of one size (see machineFactors.ts). */
+  factors?: MachineFactors;
   notes: string[];
-}
-
-/** A fixed answer returned as text, and cast to jsonb: req/s by client count. */
-export interface AnswerConversion {
-  text: Map<number, number>;
-  jsonb: Map<number, number>;
 }
 
 export function machineDescription(): string {
@@ -163,12 +162,14 @@ export function renderMarkdown(r: Report, plots: { throughput?: string | undefin
   }
   lines.push("");
   if (r.coldStart) {
-    lines.push("### Cold start (graphql.resolve, nested query, median of 5)", "", "| Case | ms |", "| --- | --- |");
-    lines.push(`| first call in a new backend | ${f2(r.coldStart.newBackendMs)} |`);
+    const c = r.coldStart;
+    lines.push(`### Cold start (graphql.resolve, nested query, median of ${c.spread.n} new backends; the others median of 5)`, "", "| Case | ms |", "| --- | --- |");
+    lines.push(`| first call in a new backend (range ${f2(c.spread.low)}–${f2(c.spread.high)}) | ${f2(c.newBackendMs)} |`);
     if (r.coldStart.v8StartMs !== undefined) lines.push(`| of which starting V8 (an empty \`do\` block in plv8) | ${f2(r.coldStart.v8StartMs)} |`);
     if (r.coldStart.bundleAndReflectionMs !== undefined) lines.push(`| of which loading the bundle and reflecting the schema (first call after that) | ${f2(r.coldStart.bundleAndReflectionMs)} |`);
     lines.push(`| first call after a DDL change | ${f2(r.coldStart.afterDdlMs)} |`);
     lines.push(`| warm call | ${f2(r.coldStart.warmMs)} |`, "");
+    lines.push(`The handler's code cache in three more new backends making the same first call (as the same role, in sessions that may read \`plv8_info()\`): ${describeCounters(c.codeCache)}. A body compiled without its file (a first run, a cache refused) costs its first call tens of milliseconds more.`, "");
   }
   if (r.memory.length > 0) {
     lines.push("### Memory per backend (/proc/PID/smaps_rollup, MiB)", "");
@@ -184,6 +185,8 @@ export function renderMarkdown(r: Report, plots: { throughput?: string | undefin
   if (r.largeCatalog) lines.push(...renderLargeCatalog(r.largeCatalog));
   if (r.requestLogging) lines.push(...renderRequestLogging(r.requestLogging));
   if (r.features) lines.push(...renderFeatures(r.features, r.clients));
+  if (r.platform) lines.push(...renderPlatform(r.platform));
+  if (r.factors) lines.push(...renderFactors(r.factors));
   if (r.notes.length > 0) {
     lines.push("### Notes", "");
     for (const n of r.notes) lines.push(`- ${n}`);

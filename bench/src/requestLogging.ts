@@ -9,6 +9,7 @@ import { runTokenCommand } from "../../server/src/management/cli/tokenCommand";
 import { repoDir, startServerProcess, type ServerProcess } from "./engines";
 import { median, wrkRunAsync, type Bounds, type HttpTarget } from "./load";
 import { machineCpuMs, processCpuMs } from "./processCpu";
+import { settled, summarize, type Settled } from "./settle";
 
 export interface RequestLoggingFigures {
   /**
@@ -20,6 +21,8 @@ export interface RequestLoggingFigures {
     logged: number; unlogged: number; loggedCpuUs: number; unloggedCpuUs: number; loggedMachineUs: number; unloggedMachineUs: number;
     /** The median over pairs of runs (one of each server, back to back) of recorded / not recorded req/s. */
     pairRatio: number;
+    /** Those pairs' range and count. */
+    pairSpread: Settled;
   }>;
   /** Requests the logged server answered while timed, and the edge_logs rows found for them. */
   answered: number;
@@ -159,7 +162,8 @@ export async function measureRequestLogging(o: RequestLoggingOptions): Promise<R
         await wrkRunAsync(target(pair.logged), 8, warm, o.workDir);
         await wrkRunAsync(target(pair.unlogged), 8, warm, o.workDir);
         const s = samples.get(clients)!;
-        for (let run = 0; run < pairsPerOrder; run++) {
+        // At least the fixed pairs; more while the median of the pairs' ratios is not known to 1.5%.
+        for (let run = 0; run < 3 * pairsPerOrder && (run < pairsPerOrder || !settled(s.pairRatios, 0.015)); run++) {
           // Alternate which goes first, so a drift in the machine's speed favours neither.
           const order = run % 2 === 0 ? (["logged", "unlogged"] as const) : (["unlogged", "logged"] as const);
           for (const which of order) {
@@ -191,6 +195,7 @@ export async function measureRequestLogging(o: RequestLoggingOptions): Promise<R
       loggedMachineUs: median(s.machineUs.logged),
       unloggedMachineUs: median(s.machineUs.unlogged),
       pairRatio: median(s.pairRatios),
+      pairSpread: summarize(s.pairRatios),
     };
     byClients.set(clients, row);
     o.log(
@@ -225,11 +230,11 @@ export function renderRequestLogging(f: RequestLoggingFigures): string[] {
     "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ...[...f.byClients].map(
       ([c, r]) =>
-        `| ${c} | ${r.logged.toFixed(0)} | ${r.unlogged.toFixed(0)} | ${r.pairRatio.toFixed(2)}× | ${r.loggedCpuUs.toFixed(0)} | ${r.unloggedCpuUs.toFixed(0)} | ` +
+        `| ${c} | ${r.logged.toFixed(0)} | ${r.unlogged.toFixed(0)} | ${r.pairRatio.toFixed(2)}× (${r.pairSpread.low.toFixed(2)}–${r.pairSpread.high.toFixed(2)}, ${r.pairSpread.n} pairs) | ${r.loggedCpuUs.toFixed(0)} | ${r.unloggedCpuUs.toFixed(0)} | ` +
         `${r.loggedMachineUs.toFixed(0)} | ${r.unloggedMachineUs.toFixed(0)} |`,
     ),
     "",
-    "A pair is one run of each server, back to back (which goes first alternates): its ratio is taken within the pair, so a drift in the machine's speed over the section, which moved both servers' req/s by up to 20% here, does not enter it. The req/s columns are the medians over all runs.",
+    "Pairs are added past the first ten until the median of their ratios is known to 1.5% (at most three times as many). A pair is one run of each server, back to back (which goes first alternates): its ratio is taken within the pair, so a drift in the machine's speed over the section, which moved both servers' req/s by up to 20% here, does not enter it. The req/s columns are the medians over all runs.",
     "",
     "Server CPU is the server process's own; machine CPU is every core's busy time over the run (the server, the backends, the COPYs of the log batches, autovacuum, wrk), per request answered.",
     "",

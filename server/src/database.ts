@@ -19,6 +19,10 @@ export interface DatabaseOptions {
   statementTimeoutMs: number;
   /** Off behind a transaction-mode pooler, where a connection's prepared statements vanish. */
   preparedStatements: boolean;
+  /** A connection idle this long is closed (ms); absent or 0: idle connections are kept. */
+  idleTimeoutMs?: number;
+  /** Room for each new connection, shared with other pools (a server's connection budget). */
+  slots?: ConnectionSlots;
 }
 
 /** The client a statement answers: it may leave before the answer (its statement is then
@@ -29,6 +33,45 @@ export interface Requester {
   /** `listener` runs when the client may have left, and reads `left` to know. */
   watch(listener: () => void): void;
   unwatch(listener: () => void): void;
+}
+
+/** A budget of connections shared by several pools: a pool asks for room before it opens a
+ * connection and gives it back when that connection closes. */
+export interface ConnectionSlots {
+  /** Resolves with the function that frees the room once there is some, or rejects with
+   * ConnectionsBusy past the budget's wait. */
+  take(requester: Database): Promise<() => void>;
+  /** The pool is in use: the last to give up a connection when another pool needs room. */
+  used(database: Database): void;
+  /** The pool is closed. */
+  forget(database: Database): void;
+  /** A connection of the pool went back idle: another pool may be waiting for room. */
+  released(database: Database): void;
+}
+
+/** No room for a new connection came free in time: every connection of the budget was busy. */
+export class ConnectionsBusy extends Error {}
+
+/** pg's Client, made to wait for room in `slots` before it connects and to free it when it ends
+ * (pg-pool calls `connect` with a callback). */
+function slottedClient(slots: ConnectionSlots, owner: Database): typeof pg.Client {
+  const connect = pg.Client.prototype.connect;
+  class SlottedClient extends pg.Client {}
+  SlottedClient.prototype.connect = function (this: pg.Client, callback?: (err: Error | null) => void) {
+    if (!callback) return new Promise<void>((resolve, reject) => this.connect((e: Error | null) => (e ? reject(e) : resolve())));
+    slots.take(owner).then(
+      (free) => {
+        this.once("end", free);
+        connect.call(this, (err: Error | null) => {
+          if (err) free();
+          callback(err);
+        });
+      },
+      (e: Error) => callback(e),
+    );
+    return undefined;
+  } as typeof connect;
+  return SlottedClient;
 }
 
 type Cancelled = "timeout" | "disconnect";
@@ -79,18 +122,23 @@ export class Database {
   lostConnectionRetries = 0;
 
   constructor(private readonly options: DatabaseOptions) {
-    // Idle connections are kept: a new backend pays for loading the resolver and reflecting the
-    // schema on its first request, and the pool is bounded by its size anyway.
+    // Idle connections are kept unless told otherwise: a new backend pays for loading the
+    // resolver and reflecting the schema on its first request, and the pool is bounded by its
+    // size anyway. A project's pool closes them after a while, so an idle project holds none.
     this.pool = new pg.Pool({
       connectionString: options.connectionString,
       max: options.poolSize,
-      idleTimeoutMillis: 0,
+      idleTimeoutMillis: options.idleTimeoutMs ?? 0,
       application_name: "pg_graphql_server",
+      ...(options.slots ? { Client: slottedClient(options.slots, this) } : {}),
     });
     // A client losing its backend must not crash the server, idle (the pool replaces it) or
     // checked out (the request's query fails, and the broken client is closed on release).
     this.pool.on("error", () => {});
     this.pool.on("connect", (client) => client.on("error", () => {}));
+    // Once the released connection is in the idle list (or taken by this pool's next request).
+    const slots = options.slots;
+    if (slots) this.pool.on("release", (err) => err || queueMicrotask(() => slots.released(this)));
   }
 
   /**
@@ -115,10 +163,12 @@ export class Database {
     let transientFailures = 0;
     for (;;) {
       if (requester?.left) return { kind: "abandoned" };
+      this.options.slots?.used(this);
       let client: pg.PoolClient;
       try {
         client = await this.pool.connect();
       } catch (e) {
+        if (e instanceof ConnectionsBusy) return { kind: "busy", message: e.message };
         return { kind: "unavailable", message: (e as Error).message };
       }
       // The client may have gone while the request waited for a connection.
@@ -208,6 +258,17 @@ export class Database {
     });
     await Promise.race([this.pool.end(), late]);
     clearTimeout(timer);
+    this.options.slots?.forget(this);
+  }
+
+  /** Closes the connection idle longest, to make room for another pool's; false when none is
+   * idle. pg-pool drops an idle client that reports an error and ends it. */
+  closeIdle(): boolean {
+    const idle = (this.pool as unknown as { _idle: Array<{ client: pg.Client }> })._idle;
+    const oldest = idle[0]?.client;
+    if (!oldest) return false;
+    oldest.emit("error", new Error("closed to make room for another project's connection"));
+    return true;
   }
 
   private idle(): boolean {

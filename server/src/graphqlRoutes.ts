@@ -103,7 +103,7 @@ export async function answerGraphql(
   // The response's close before its end means the client went away: its statement is cancelled.
   const requester = new ResponseRequester(reply.raw);
   const outcome = await database.resolve(checked.operation, identity.role, identity.claims, schemas, parsed.payload, requester);
-  if (outcome.kind === "failed" || outcome.kind === "unavailable" || outcome.kind === "missingExtension") {
+  if (outcome.kind === "failed" || outcome.kind === "unavailable" || outcome.kind === "missingExtension" || outcome.kind === "busy") {
     metrics.errors.inc({ kind: outcome.kind });
   }
   switch (outcome.kind) {
@@ -124,6 +124,9 @@ export async function answerGraphql(
     case "failed":
       request.log.error({ code: outcome.code, message: outcome.message }, "resolve failed");
       return fail(reply, 500, "Internal server error");
+    case "busy":
+      request.log.warn({ message: outcome.message }, "no connection came free");
+      return fail(reply.header("retry-after", "1"), 503, outcome.message);
     case "unavailable":
       request.log.error({ message: outcome.message }, "database unavailable");
       return fail(reply, 503, target.unavailable ? await target.unavailable() : "The database is unavailable");

@@ -8,7 +8,8 @@ import { runTokenCommand } from "./management/cli/tokenCommand";
 import { runOAuthAppCommand } from "./management/cli/oauthAppCommand";
 import { runJwtCommand } from "./jwtCommand";
 import { platformBanner, servePlatform } from "./management/servePlatform";
-import { reportReady, superviseWorkers } from "./workers";
+import { loadOrCreateSecretsKey } from "./management/secretsKeyFile";
+import { reportReady, serverBanner, superviseWorkers } from "./workers";
 import { unreachable } from "../../src/util/invariant";
 
 async function main(): Promise<void> {
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
       process.stdout.write(`setup done: roles anon, authenticated, service_role, authenticator; auth helpers; grants\n${preload}\n`);
       return;
     case "start": {
-      if (command.config.workers > 1 && cluster.isPrimary) return superviseWorkers(command.config);
+      if (command.config.workers > 1 && cluster.isPrimary) return superviseWorkers(command.config, serverBanner(command.config));
       const running = await serve(command.config);
       onShutdown(() => running.app.close());
       if (cluster.isWorker) return reportReady(running.baseUrl, running.warnings);
@@ -35,9 +36,17 @@ async function main(): Promise<void> {
       await runDemo(command.config);
       return;
     case "platform": {
+      // Workers share the port; each holds its share of every project server's connection budget.
+      if (command.config.workers > 1 && cluster.isPrimary) {
+        // The primary makes the secrets key file, so workers starting together only read it.
+        const { secretsKey, secretsKeyFile } = command.config.management;
+        if (!secretsKey && secretsKeyFile) loadOrCreateSecretsKey(secretsKeyFile);
+        return superviseWorkers(command.config, async (baseUrl) => platformBanner({ baseUrl, keyFile: command.config.management.secretsKeyFile }), "pg_graphql platform");
+      }
       const running = await servePlatform(command.config);
-      process.stdout.write(`pg_graphql platform is running\n${platformBanner(running)}\n`);
       onShutdown(() => running.close());
+      if (cluster.isWorker) return reportReady(running.baseUrl, []);
+      process.stdout.write(`pg_graphql platform is running\n${platformBanner({ baseUrl: running.baseUrl, keyFile: running.services.config.secretsKeyFile })}\n`);
       return;
     }
     case "token":

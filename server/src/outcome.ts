@@ -13,7 +13,9 @@ export type Outcome =
   | { kind: "missingExtension"; message: string }
   /** The statement failed for a reason the client cannot act on. */
   | { kind: "failed"; message: string; code: string }
-  | { kind: "unavailable"; message: string };
+  | { kind: "unavailable"; message: string }
+  /** Every connection the database may have was busy for longer than a request waits. */
+  | { kind: "busy"; message: string };
 
 export type Classified = Outcome | { kind: "retry"; otherwise: Outcome };
 

@@ -29,7 +29,7 @@ export async function serve(config: ServerConfig, assetsDir = defaultAssetsDir):
   }
   if (config.management) {
     try {
-      await registerManagement(app.fastify, { config: config.management, dataApi: dataApiSettings(config) });
+      await registerManagement(app.fastify, { config: config.management, dataApi: dataApiSettings({ ...config, management: config.management }), processes: config.workers });
     } catch (e) {
       await app.close();
       throw e;

@@ -7,6 +7,11 @@ import { Keyring } from "./keys";
 import { answerClusterMetrics, serveClusterMetrics } from "./metrics";
 import { banner } from "./serve";
 
+/** The single-database server's banner, with the API keys of its secret. */
+export function serverBanner(config: Pick<ServerConfig, "jwtSecret">): (baseUrl: string) => Promise<string> {
+  return async (baseUrl) => banner({ baseUrl, app: { keys: await new Keyring(config.jwtSecret).apiKeys() } });
+}
+
 const readyMessage = "pg_graphql:ready";
 
 export interface WorkerReady {
@@ -22,7 +27,8 @@ export function reportReady(baseUrl: string, warnings: string[]): void {
   process.send?.(message);
 }
 
-export async function superviseWorkers(config: ServerConfig): Promise<void> {
+/** `banner`: what the primary prints once every worker listens (after the first line). */
+export async function superviseWorkers(config: Pick<ServerConfig, "workers">, banner: (baseUrl: string) => Promise<string>, title = "pg_graphql server"): Promise<void> {
   serveClusterMetrics();
   let stopping = false;
   const waiting = new Set<Worker>();
@@ -51,8 +57,7 @@ export async function superviseWorkers(config: ServerConfig): Promise<void> {
   for (let i = 0; i < config.workers; i++) fork();
 
   const ready = await first;
-  const keys = await new Keyring(config.jwtSecret).apiKeys();
-  process.stdout.write(`pg_graphql server is running (${config.workers} workers)\n${banner({ baseUrl: ready.baseUrl, app: { keys } })}\n`);
+  process.stdout.write(`${title} is running (${config.workers} workers)\n${await banner(ready.baseUrl)}\n`);
   for (const warning of ready.warnings) process.stderr.write(`\n*** WARNING: ${warning}\n`);
 
   const stop = (signal: NodeJS.Signals) => {

@@ -64,9 +64,34 @@ describe("branches", () => {
     expect(owner.tableowner).toBe(`${dataBranch.project_ref}_owner`);
   });
 
-  it("with data while another session holds the parent: copied by dump and restore", async () => {
+  it("with data while the parent is in use: its idle sessions ended, its requests held, and the database copied as a template", async () => {
+    const idle = new pg.Client({ connectionString: dbUrl(parent) });
+    const ended = new Promise<string | undefined>((resolve) => idle.on("error", (e) => resolve((e as { code?: string }).code)));
+    await idle.connect();
+    const anon = (await call("GET", `/v1/projects/${parent}/api-keys`)).body[0].api_key as string;
+    const endpoint = `${platform.baseUrl}/project/${parent}/graphql/v1`;
+    expect((await graphqlAt(endpoint, anon, "{ __typename }")).status).toBe(200);
+    const branching = branchOf("while-used", true);
+    const reads = Array.from({ length: 5 }, () => graphqlAt(endpoint, anon, "{ __typename }"));
+    const branch = await branching;
+    expect((await Promise.all(reads)).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(await ended).toBe("57P01");
+    await idle.end().catch(() => {});
+    const oid = async (ref: string) => (await adminQuery(dbUrl(ref), "select oid::int from pg_class where relname = 'notes'"))[0].oid;
+    // A template copy keeps the catalogs as they are; a restore makes the table anew.
+    expect(await oid(branch.project_ref)).toBe(await oid(parent));
+    expect((await adminQuery(dbUrl(branch.project_ref), "select body from public.notes order by id")).map((r) => r.body)).toEqual(["kept", "also kept"]);
+    expect((await adminQuery(clusterUrl(clusterInfo()), "select datallowconn from pg_database where datname = $1", [parent]))[0].datallowconn).toBe(true);
+    expect((await graphqlAt(endpoint, anon, "{ __typename }")).status).toBe(200);
+    expect((await call("DELETE", `/v1/branches/${branch.project_ref}`)).status).toBe(200);
+  });
+
+  it("with data while another session keeps a transaction open on the parent: copied by dump and restore", async () => {
     const held = new pg.Client({ connectionString: dbUrl(parent) });
+    held.on("error", () => {});
     await held.connect();
+    await held.query("begin");
+    await held.query("select 1");
     try {
       const busy = await branchOf("while-busy", true);
       const rows = await adminQuery(dbUrl(busy.project_ref), "select body from public.notes order by id");
@@ -77,6 +102,8 @@ describe("branches", () => {
       const gql = await graphqlAt(`${platform.baseUrl}/project/${busy.project_ref}/graphql/v1`, anon, "{ notesCollection { edges { node { body } } } }");
       expect(gql.body.data.notesCollection.edges).toHaveLength(2);
       expect((await call("DELETE", `/v1/branches/${busy.project_ref}`)).status).toBe(200);
+      // The session was left as it was.
+      expect((await held.query("select 2 as n")).rows).toEqual([{ n: 2 }]);
     } finally {
       await held.end();
     }

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { startCluster, stopCluster, type ClusterInfo } from "../harness/cluster";
 import { clusterInfo } from "../harness/db";
 import { startTestServer, type TestServer } from "../server/support";
+import { ProjectHolds } from "../../server/src/management/dataApi/projectHolds";
 import { ProjectPools } from "../../server/src/management/dataApi/projectPools";
 import { api, clusterUrl, graphqlAt, startPlatform, tracesOf, type TestPlatform } from "./support";
 
@@ -74,7 +75,8 @@ it("places each new project on the server with the fewest projects", async () =>
 it("keeps at most the configured number of project pools open, closing the least recently used", async () => {
   const { projects, servers, settings, restrictions } = platform.running.services;
   const tune = async (ref: string) => dataApiTuning(await settings.get(ref), await restrictions.get(ref), Date.now);
-  const pools = new ProjectPools(projects, servers, dataApiSettings({ ...defaultSettings(), poolSize: 1 }), new ProjectAuthenticators(platform.running.services.platform), tune, 2);
+  const settingsOfPools = dataApiSettings({ ...defaultSettings(), poolSize: 1, management: {} });
+  const pools = new ProjectPools(projects, servers, settingsOfPools, new ProjectAuthenticators(platform.running.services.platform), tune, () => 10, new ProjectHolds(), 2);
   try {
     const [a, b, c] = refs;
     const first = (await pools.get(a!))!;

@@ -56,7 +56,7 @@ function lateDatabase(): { config: ManagementConfig; open(): Promise<void> } {
   };
 }
 
-const options = (log: any) => ({ log, dataApi: dataApiSettings(defaultSettings()) });
+const options = (log: any) => ({ log, dataApi: dataApiSettings({ ...defaultSettings(), management: {} }) });
 const configAt = (platformDatabaseUrl: string): ManagementConfig => ({ platformDatabaseUrl, projectServers: [clusterUrl(info)], rateLimit: 1000, now: Date.now });
 
 it("tries again, logging each failure, and starts once the platform database answers", async () => {

@@ -49,6 +49,12 @@ export interface PlatformOptions extends Pick<ManagementPluginOptions, "checkpoi
   statementTimeoutMs?: number;
   /** Runs the database router on this port (0: any free one). */
   databaseRouterPort?: number;
+  /** Data API connections the project servers give this server (its connection budget). */
+  dataApiConnections?: number;
+  /** Idle data API connections close after this many ms. */
+  poolIdleTimeoutMs?: number;
+  /** How long a stop waits for requests in flight. */
+  drainMs?: number;
 }
 
 export interface TestPlatform {
@@ -84,6 +90,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         rateLimit: options.rateLimit ?? 1000,
         now: options.now ?? Date.now,
         ...(options.databaseRouterPort !== undefined ? { databaseRouterPort: options.databaseRouterPort } : {}),
+        ...(options.dataApiConnections !== undefined ? { dataApiConnections: options.dataApiConnections } : {}),
+        ...(options.poolIdleTimeoutMs !== undefined ? { poolIdleTimeoutMs: options.poolIdleTimeoutMs } : {}),
         secretsKey: testSecretsKey,
         ...(options.diskQuotaBytes !== undefined ? { diskQuotaBytes: options.diskQuotaBytes } : {}),
         ...(options.banAfterFailures !== undefined ? { banAfterFailures: options.banAfterFailures } : {}),
@@ -92,7 +100,11 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         ...(options.tenantUrls ? { tenantUrls: options.tenantUrls } : {}),
       },
     },
-    { ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}), ...(options.areas ? { areas: options.areas } : {}) },
+    {
+      ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
+      ...(options.areas ? { areas: options.areas } : {}),
+      ...(options.drainMs !== undefined ? { drainMs: options.drainMs } : {}),
+    },
   );
   return {
     running,

@@ -32,6 +32,13 @@ export interface ManagementConfig {
   /** Sessions the database router passes to one project, and to all together. */
   routerProjectSessions?: number;
   routerSessions?: number;
+  /** Data API connections each project server gives to every server process together; absent:
+   * worked out from its max_connections (see provision/connectionLimits.ts). */
+  dataApiConnections?: number;
+  /** Server instances (each with its `--workers`) sharing the project servers; default 1. */
+  serverInstances?: number;
+  /** A data API connection idle this long is closed (ms); 0 keeps them. Default 60 s. */
+  poolIdleTimeoutMs?: number;
   /** DNS TXT lookup (custom hostname verification); tests pass their own records. */
   resolveTxt?: (name: string) => Promise<string[][]>;
   /** How URLs a tenant gives are fetched (`--tenant-urls`); absent: https to public addresses only. */
@@ -69,6 +76,9 @@ export const managementOptions = {
   "router-project-sessions": { type: "string" },
   "router-sessions": { type: "string" },
   "tenant-urls": { type: "string" },
+  "data-api-connections": { type: "string" },
+  "server-instances": { type: "string" },
+  "pool-idle-timeout": { type: "string" },
   email: { type: "string" },
   name: { type: "string" },
   id: { type: "string" },
@@ -102,6 +112,15 @@ Management API (serves /v1 when a platform database is given):
                                [MGMT_ROUTER_PROJECT_SESSIONS]
   --router-sessions N          sessions the database router passes in all, default 200
                                [MGMT_ROUTER_SESSIONS]
+  --data-api-connections N     connections each project server gives to the projects' data
+                               APIs, all server processes and instances together, default:
+                               its max_connections less superusers' slots, the platform's own
+                               and a tenth for tenants' sessions [MGMT_DATA_API_CONNECTIONS]
+  --server-instances N         server instances (each with its --workers) sharing the project
+                               servers, which split the budget above, default 1
+                               [MGMT_SERVER_INSTANCES]
+  --pool-idle-timeout MS       close a project's data API connection idle this long, 0 for
+                               never, default 60000 [MGMT_POOL_IDLE_TIMEOUT_MS]
   --tenant-urls public|local   URLs tenants give (OIDC issuers, JWKS, SAML metadata): public
                                fetches https from public addresses only (default); local also
                                allows plain http and loopback addresses, for local development
@@ -144,7 +163,7 @@ export function parseManagementConfig(pick: Pick, fail: Fail): ManagementConfig 
   if (quotaText !== undefined && (!/^\d+$/.test(quotaText) || Number(quotaText) < 1)) {
     fail(`disk quota must be a number of megabytes of at least 1, got "${quotaText}"`);
   }
-  const count = (flag: "tenant-connection-limit" | "router-project-sessions" | "router-sessions", variable: string): number | undefined => {
+  const count = (flag: "tenant-connection-limit" | "router-project-sessions" | "router-sessions" | "data-api-connections" | "server-instances", variable: string): number | undefined => {
     const text = pick(flag, variable);
     if (text !== undefined && (!/^\d+$/.test(text) || Number(text) < 1)) fail(`${flag.replace(/-/g, " ")} must be an integer of at least 1, got "${text}"`);
     return text === undefined ? undefined : Number(text);
@@ -152,6 +171,10 @@ export function parseManagementConfig(pick: Pick, fail: Fail): ManagementConfig 
   const tenantLimit = count("tenant-connection-limit", "MGMT_TENANT_CONNECTION_LIMIT");
   const routerProject = count("router-project-sessions", "MGMT_ROUTER_PROJECT_SESSIONS");
   const routerAll = count("router-sessions", "MGMT_ROUTER_SESSIONS");
+  const dataApiConnections = count("data-api-connections", "MGMT_DATA_API_CONNECTIONS");
+  const serverInstances = count("server-instances", "MGMT_SERVER_INSTANCES");
+  const idleText = pick("pool-idle-timeout", "MGMT_POOL_IDLE_TIMEOUT_MS");
+  if (idleText !== undefined && !/^\d+$/.test(idleText)) fail(`pool idle timeout must be a whole number of milliseconds, got "${idleText}"`);
   const logsText = pick("request-logs", "MGMT_REQUEST_LOGS") ?? "on";
   if (logsText !== "on" && logsText !== "off") fail(`request logs must be on or off, got "${logsText}"`);
   const tenantUrls = pick("tenant-urls", "MGMT_TENANT_URLS") ?? "public";
@@ -169,6 +192,9 @@ export function parseManagementConfig(pick: Pick, fail: Fail): ManagementConfig 
     ...(tenantLimit !== undefined ? { tenantConnectionLimit: tenantLimit } : {}),
     ...(routerProject !== undefined ? { routerProjectSessions: routerProject } : {}),
     ...(routerAll !== undefined ? { routerSessions: routerAll } : {}),
+    ...(dataApiConnections !== undefined ? { dataApiConnections } : {}),
+    ...(serverInstances !== undefined ? { serverInstances } : {}),
+    ...(idleText !== undefined ? { poolIdleTimeoutMs: Number(idleText) } : {}),
     tenantUrls: { access: tenantUrls },
   };
 }

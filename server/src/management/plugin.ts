@@ -91,7 +91,12 @@ async function managementPlugin(fastify: FastifyInstance, options: ManagementPlu
   await fastify.register(registerProjectJwks, { services });
 }
 
-export function dataApiSettings(config: Pick<ServerConfig, "poolSize" | "statementTimeoutMs" | "preparedStatements" | "limits">): DataApiSettings {
+/** How long a data API request waits for room in its server's connection budget. */
+const connectionWaitMs = 10_000;
+
+export function dataApiSettings(
+  config: Pick<ServerConfig, "poolSize" | "statementTimeoutMs" | "preparedStatements" | "limits"> & { management: Pick<ManagementConfig, "poolIdleTimeoutMs"> },
+): DataApiSettings {
   const { poolSize, statementTimeoutMs, preparedStatements, limits } = config;
-  return { poolSize, statementTimeoutMs, preparedStatements, limits };
+  return { poolSize, statementTimeoutMs, preparedStatements, limits, idleTimeoutMs: config.management.poolIdleTimeoutMs ?? 60_000, connectionWaitMs };
 }

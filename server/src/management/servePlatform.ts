@@ -21,10 +21,15 @@ export interface PlatformRunning {
   close(): Promise<void>;
 }
 
+/** The longest a stop waits for requests in flight (a project operation queued for its turn, a
+ * statement) before it closes their connections anyway. */
+export const defaultDrainMs = 30_000;
+
 export async function servePlatform(
   config: PlatformServerConfig,
-  extra: Pick<ManagementPluginOptions, "checkpoint" | "areas"> = {},
+  extra: Pick<ManagementPluginOptions, "checkpoint" | "areas"> & { drainMs?: number } = {},
 ): Promise<PlatformRunning> {
+  const { drainMs = defaultDrainMs, ...pluginExtra } = extra;
   const fastify = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: config.bodyLimit,
@@ -45,7 +50,7 @@ export async function servePlatform(
     dataApi: dataApiSettings(config),
     processes: config.workers,
     onServices: (s) => (services = s),
-    ...extra,
+    ...pluginExtra,
   });
   fastify.get("/health", async (_request, reply) => {
     try {
@@ -62,7 +67,7 @@ export async function servePlatform(
   const router = routerPort === undefined ? undefined : new DatabaseRouter(projectRoutes(services!.projects), {
           perProject: services!.limits.routerPerProject,
           total: services!.limits.routerTotal,
-        });
+        }, services!.holds);
   // The bound port (the configured one may be 0) is what the pooler config reports.
   if (router) {
     const port = await router.listen(routerPort!, config.host);
@@ -74,12 +79,35 @@ export async function servePlatform(
     baseUrl: `http://${host}:${address.port}`,
     services: services!,
     ...(services!.databaseRouter ? { routerPort: services!.databaseRouter.port } : {}),
-    close: () => (closing ??= Promise.all([fastify.close(), router?.close()]).then(() => undefined)),
+    close: () => (closing ??= drain(fastify, Promise.all([fastify.close(), router?.close()]).then(() => undefined), drainMs)),
   };
 }
 
-export function platformBanner(running: Pick<PlatformRunning, "baseUrl" | "services">): string {
-  const keyFile = running.services.config.secretsKeyFile;
+/** Resolves with "late" after `ms`, unless `done` settles first. */
+async function within(done: Promise<void>, ms: number): Promise<"done" | "late"> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), ms);
+    timer.unref();
+  });
+  const outcome = await Promise.race([done.then(() => "done" as const), late]);
+  clearTimeout(timer);
+  return outcome;
+}
+
+/** Waits for `closed`; past `ms`, closes every connection left (their requests get no answer),
+ * which lets the services close, and waits for that a few seconds more at most: the process can
+ * then exit whatever its stuck work does. */
+async function drain(fastify: FastifyInstance, closed: Promise<void>, ms: number): Promise<void> {
+  if ((await within(closed, ms)) === "done") return;
+  fastify.log.warn(`requests still running ${ms} ms after the stop began: their connections are closed`);
+  fastify.server.closeAllConnections();
+  await within(closed, 5000);
+}
+
+/** The addresses a platform prints when it starts; `keyFile` is the secrets key file in use. */
+export function platformBanner(running: { baseUrl: string; keyFile?: string | undefined }): string {
+  const keyFile = running.keyFile;
   const rows: Array<[string, string]> = [
     ["Management API", `${running.baseUrl}/v1`],
     ["OpenAPI", `${running.baseUrl}/v1/openapi.json`],

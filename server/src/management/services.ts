@@ -12,7 +12,12 @@ import { SqlPool } from "./platform/sql";
 import { ChangeFeed, type ProjectChange } from "./platform/changeFeed";
 import { ProjectServers } from "./provision/projectServers";
 import { SuperuserDoor } from "./door/superuserDoor";
-import { connectionLimits, type ConnectionLimits } from "./provision/connectionLimits";
+import {
+  connectionBudget, connectionLimits, platformConnectionWaitMs, platformPoolSize, provisionConcurrency, provisionWaitMs,
+  recommendedMaxConnections, type ConnectionBudget, type ConnectionLimits, type ServerCapacity,
+} from "./provision/connectionLimits";
+import { ProvisionQueue } from "./provision/provisionQueue";
+import { ProjectHolds } from "./dataApi/projectHolds";
 import { Provisioner, type ProvisionStep } from "./provision/provisioner";
 import { OrganizationStore } from "./store/organizationStore";
 import { ProjectStore } from "./store/projectStore";
@@ -54,6 +59,12 @@ export interface Services {
   door: SuperuserDoor;
   /** Sessions each kind of login and each project database may hold. */
   limits: ConnectionLimits;
+  /** Each project server's capacity and data API connection budget (by server key). */
+  budgets: Map<string, { capacity: ServerCapacity; budget: ConnectionBudget }>;
+  /** Project operations running and waiting per server. */
+  queue: ProvisionQueue;
+  /** Projects whose new sessions wait (a branch copying the database). */
+  holds: ProjectHolds;
   /** Statement timeout of the platform's own work in project databases (copies, replays, restores). */
   workTimeoutMs: number;
   provisioner: Provisioner;
@@ -89,7 +100,7 @@ export interface ServiceOptions {
 /** The platform database, created when missing and migrated (also used by the token command). */
 export async function openPlatform(url: string): Promise<SqlPool> {
   await ensurePlatformDatabase(url);
-  const platform = new SqlPool(url, 10);
+  const platform = new SqlPool(url, platformPoolSize, "pg_graphql_platform", platformConnectionWaitMs);
   try {
     await migrate(platform);
   } catch (e) {
@@ -100,10 +111,15 @@ export async function openPlatform(url: string): Promise<SqlPool> {
 }
 
 /** Another process changed a project: act on it here too. */
-async function heard(change: ProjectChange, pools: ProjectPools, bans: NetworkBans): Promise<void> {
+async function heard(change: ProjectChange, pools: ProjectPools, bans: NetworkBans, holds: ProjectHolds): Promise<void> {
   switch (change.kind) {
     case "dataApi":
       return pools.release(change.ref);
+    case "hold":
+      holds.hold(change.ref, change.ms);
+      return pools.release(change.ref);
+    case "resume":
+      return holds.resume(change.ref);
     case "bans":
       return bans.refresh();
     default: {
@@ -119,19 +135,25 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
   try {
     const door = new SuperuserDoor(config.projectServers);
     const servers = await ProjectServers.open(door);
-    const limits = connectionLimits(config, { poolSize: options.dataApi.poolSize, processes: options.processes ?? 1 });
+    const processes = options.processes ?? 1;
+    const limits = connectionLimits(config, { poolSize: options.dataApi.poolSize, processes: processes * (config.serverInstances ?? 1) });
+    const budgets = await serverBudgets(door, config, processes);
     const workTimeoutMs = Math.max(options.dataApi.statementTimeoutMs, 15 * 60 * 1000);
     const projects = new ProjectStore(platform);
     const settings = new SettingsStore(platform);
     const restrictions = new RestrictionsStore(platform);
-    const pools = new ProjectPools(projects, servers, options.dataApi, new ProjectAuthenticators(platform), async (ref) =>
-      dataApiTuning(await settings.get(ref), await restrictions.get(ref), config.now),
+    const holds = new ProjectHolds();
+    const pools = new ProjectPools(
+      projects, servers, options.dataApi, new ProjectAuthenticators(platform),
+      async (ref) => dataApiTuning(await settings.get(ref), await restrictions.get(ref), config.now),
+      (server) => budgets.get(server)?.budget.perProcess ?? options.dataApi.poolSize,
+      holds,
     );
     const changes = new ChangeFeed(platform, config.platformDatabaseUrl, options.log);
     pools.announce = (ref) => changes.announce({ kind: "dataApi", ref });
     const bans = new NetworkBans(platform, config.now, config.banAfterFailures, (ref) => changes.announce({ kind: "bans", ref }));
     await changes.listen({
-      changed: (change) => heard(change, pools, bans),
+      changed: (change) => heard(change, pools, bans, holds),
       resync: async () => {
         await Promise.all([pools.closeAll(), bans.refresh()]);
       },
@@ -139,11 +161,22 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
     listening = changes;
     const readOnly = new ReadOnlyMode(settings, door, pools, config.now, config.diskQuotaBytes);
     const logins = new ProjectLogins(platform, servers, door);
+    const queue = new ProvisionQueue(provisionConcurrency, provisionWaitMs);
     const provisioner = new Provisioner(platform, projects, servers, door, logins, {
       log: options.log,
       release: (ref) => pools.changed(ref),
+      hold: async (ref, ms) => {
+        holds.hold(ref, ms);
+        await changes.announce({ kind: "hold", ref, ms });
+        await pools.release(ref);
+        return async () => {
+          holds.resume(ref);
+          await changes.announce({ kind: "resume", ref });
+        };
+      },
       limits,
       workTimeoutMs,
+      queue,
       ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
     });
     const logsDb = await openLogsDatabase(config.platformDatabaseUrl);
@@ -151,6 +184,11 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
     const finished = await provisioner.reconcile();
     await provisioner.applyLimits();
     if (finished.length > 0) options.log.warn({ refs: finished }, "removed projects left half made or half removed");
+    const held = await projects.countByServer();
+    for (const [key, { capacity, budget }] of budgets) {
+      const message = capacityWarning(key, capacity, budget, held.get(key) ?? 0);
+      if (message) options.log.warn(message);
+    }
     return {
       config,
       platform,
@@ -166,6 +204,9 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       servers,
       door,
       limits,
+      budgets,
+      queue,
+      holds,
       workTimeoutMs,
       provisioner,
       pools,
@@ -192,4 +233,28 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
     await platform.end();
     throw e;
   }
+}
+
+/** Each project server's max_connections and the data API's share of it in this process. */
+async function serverBudgets(door: SuperuserDoor, config: ManagementConfig, processes: number): Promise<Services["budgets"]> {
+  const budgets: Services["budgets"] = new Map();
+  for (const key of door.keys) {
+    const rows = await door.server(key).settings.rows(["max_connections", "superuser_reserved_connections"]);
+    const value = (name: string) => Number(rows.find((r) => r.name === name)?.setting ?? NaN);
+    const capacity: ServerCapacity = { maxConnections: value("max_connections"), superuserReserved: value("superuser_reserved_connections") };
+    budgets.set(key, { capacity, budget: connectionBudget(capacity, config, processes) });
+  }
+  return budgets;
+}
+
+/** What to tell the operator when a server's max_connections cannot keep its projects warm (a
+ * request on a project without a connection pays a new backend's start). */
+export function capacityWarning(key: string, capacity: ServerCapacity, budget: ConnectionBudget, projects: number): string | undefined {
+  const recommended = recommendedMaxConnections(capacity, budget, projects);
+  if (budget.configured || projects === 0 || capacity.maxConnections >= recommended) return undefined;
+  return (
+    `project server ${key}: max_connections ${capacity.maxConnections} leaves each of the ${budget.processes} server process(es) ${budget.perProcess} data API connections ` +
+    `for its ${projects} projects; for all of them in use at once set max_connections to at least ${recommended} ` +
+    `(ALTER SYSTEM SET max_connections = ${recommended}, then restart PostgreSQL)`
+  );
 }

@@ -1,8 +1,9 @@
 // Data API stage: a project ref → its record and a pool connected to its database as its
 // authenticator role (and, per request, the authenticator of its current keys). Entries are made
 // on first use and dropped when the project is paused or removed, when its database stops
-// answering, or when more projects are in use than `maxOpen` (least recently used first), so
-// connections stay bounded.
+// answering, or when more projects are in use than `maxOpen` (least recently used first). The
+// connections themselves come from their server's budget (ServerConnections), shared by every
+// pool on that server, and close after a while idle, so an idle project holds no backend.
 import type { DocumentLimits } from "../../config";
 import { Database } from "../../database";
 import type { Authenticator } from "../../identity";
@@ -10,6 +11,8 @@ import type { ProjectAuthenticators } from "../auth/projectAuthenticators";
 import type { ProjectServers } from "../provision/projectServers";
 import type { ProjectRecord, ProjectStore } from "../store/projectStore";
 import type { DataApiTuning } from "../settings/dataApiTuning";
+import type { ProjectHolds } from "./projectHolds";
+import { ServerConnections } from "./serverConnections";
 
 export interface ProjectEntry {
   project: ProjectRecord;
@@ -26,9 +29,14 @@ export interface DataApiSettings {
   statementTimeoutMs: number;
   preparedStatements: boolean;
   limits: DocumentLimits;
+  /** A connection idle this long is closed (ms); 0 keeps them. */
+  idleTimeoutMs: number;
+  /** The longest a request waits for room in its server's budget before it answers 503. */
+  connectionWaitMs: number;
 }
 
-export const defaultMaxOpenProjects = 64;
+/** Entries kept: an entry without connections costs only its record and an empty pool. */
+export const defaultMaxOpenProjects = 10_000;
 
 export class ProjectPools {
   // In order of last use: a Map keeps insertion order, and a use re-inserts.
@@ -41,16 +49,34 @@ export class ProjectPools {
     private readonly authenticators: ProjectAuthenticators,
     /** The project's own settings (search path, pool size, read-only mode). */
     private readonly tune: (ref: string) => Promise<DataApiTuning>,
+    /** Data API connections this process may hold on each project server (by server key). */
+    private readonly budget: (server: string) => number,
+    private readonly holds: ProjectHolds,
     private readonly maxOpen = defaultMaxOpenProjects,
   ) {}
+
+  private readonly connections = new Map<string, ServerConnections>();
+
+  /** The server's budget in this process, made on first use. */
+  serverConnections(server: string): ServerConnections {
+    let found = this.connections.get(server);
+    if (!found) {
+      found = new ServerConnections(this.budget(server), this.settings.connectionWaitMs);
+      this.connections.set(server, found);
+    }
+    return found;
+  }
 
   /** Who may call the project now: rebuilt whenever any process changed its keys. */
   authenticator(entry: ProjectEntry): Promise<Authenticator> {
     return this.authenticators.current(entry.project);
   }
 
-  /** The project's entry, or undefined when there is no such project. */
+  /** The project's entry, or undefined when there is no such project; while the project is
+   * held (its database being copied), once the hold ends. */
   get(ref: string): Promise<ProjectEntry | undefined> {
+    const held = this.holds.until(ref);
+    if (held) return held.then(() => this.get(ref));
     const known = this.entries.get(ref);
     if (known) {
       this.entries.delete(ref);
@@ -91,9 +117,10 @@ export class ProjectPools {
     if (!project) return undefined;
     const url = this.servers.loginUrl(project.server, project.database_name, project.authenticator_role, project.authenticator_password);
     const tuning = await this.tune(ref);
-    const { statementTimeoutMs, preparedStatements } = this.settings;
+    const { statementTimeoutMs, preparedStatements, idleTimeoutMs } = this.settings;
     const poolSize = tuning.poolSize ?? this.settings.poolSize;
-    return { project, tuning, database: new Database({ connectionString: url, poolSize, statementTimeoutMs, preparedStatements }) };
+    const slots = this.serverConnections(project.server);
+    return { project, tuning, database: new Database({ connectionString: url, poolSize, statementTimeoutMs, preparedStatements, idleTimeoutMs, slots }) };
   }
 
   /** Tells the other server processes that a project's pool must be reopened (set by the services). */

@@ -74,6 +74,28 @@ export class DoorDatabases {
     );
   }
 
+  /** Ends the database's idle sessions (waiting up to a second for each to go) and answers how
+   * many sessions are left: those running a statement or inside a transaction. */
+  async endIdleSessions(database: string): Promise<number> {
+    const row = await this.maintenance((sql) =>
+      sql.one<{ left: number }>(
+        `select count(*) filter (where not ended)::int as left from (
+           select case when state = 'idle' then pg_catalog.pg_terminate_backend(pid, 1000) else false end as ended
+             from pg_catalog.pg_stat_activity where datname = $1 and pid <> pg_catalog.pg_backend_pid()) s`,
+        [database],
+      ),
+    );
+    return row!.left;
+  }
+
+  /** Those of the databases that refuse connections (ALLOW_CONNECTIONS false). */
+  async closed(databases: string[]): Promise<string[]> {
+    const rows = await this.maintenance((sql) =>
+      sql.rows<{ datname: string }>("select datname from pg_catalog.pg_database where datname = any($1::text[]) and not datallowconn", [databases]),
+    );
+    return rows.map((r) => r.datname);
+  }
+
   /** Whether sessions other than the platform's own hold the database. */
   async sessionCount(database: string): Promise<number> {
     const row = await this.maintenance((sql) => sql.one<{ n: number }>("select count(*)::int as n from pg_catalog.pg_stat_activity where datname = $1", [database]));

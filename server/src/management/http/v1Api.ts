@@ -11,7 +11,7 @@ import { OAuthStore } from "../oauth/oauthStore";
 import type { Services } from "../services";
 import { bearerToken } from "../store/accessToken";
 import type { User } from "../store/userStore";
-import { sqlState } from "../platform/sql";
+import { PoolBusyError, sqlState } from "../platform/sql";
 import { ServerNotConfiguredError } from "../door/superuserDoor";
 import { ApiError } from "./apiError";
 import { validatorCompiler } from "./validation";
@@ -62,6 +62,7 @@ async function authenticate(services: Services, oauth: OAuthContext, request: Fa
 function describeError(error: FastifyError): { status: number; message: string } {
   if (error instanceof ApiError) return { status: error.statusCode, message: error.message };
   if (error instanceof ServerNotConfiguredError) return { status: 503, message: `The project's database server is not available: ${error.message}` };
+  if (error instanceof PoolBusyError) return { status: 503, message: `The service is busy; try again later: ${error.message}` };
   const state = sqlState(error);
   const unreachable = (error as { syscall?: unknown }).syscall !== undefined;
   if (unreachable || (state !== undefined && unavailableStates.some((prefix) => state.startsWith(prefix)))) {

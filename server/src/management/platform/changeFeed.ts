@@ -16,7 +16,11 @@ export type ProjectChange =
   /** Its data API settings or its database changed: reopen its pool. */
   | { kind: "dataApi"; ref: string }
   /** An address was banned from it or unbanned. */
-  | { kind: "bans"; ref: string };
+  | { kind: "bans"; ref: string }
+  /** Its database is being copied: close its pool and hold new requests for at most `ms`. */
+  | { kind: "hold"; ref: string; ms: number }
+  /** The copy is done: held requests go on. */
+  | { kind: "resume"; ref: string };
 
 interface Envelope {
   origin: string;

@@ -4,6 +4,7 @@ import { databaseOf, withDatabase } from "./connectionUrl";
 import { migrations, type Migration } from "./migrations/index";
 import { sqlState, withConnection, type SqlPool } from "./sql";
 import format from "pg-format";
+import { setTimeout as sleep } from "node:timers/promises";
 
 // Arbitrary constant naming the platform's migration lock.
 const migrationLock = 7_301_001;
@@ -16,14 +17,26 @@ export async function ensurePlatformDatabase(url: string): Promise<void> {
     if (sqlState(e) !== "3D000") throw e;
   }
   const name = databaseOf(url);
-  await withConnection(withDatabase(url, "postgres"), async (sql) => {
+  const made = await withConnection(withDatabase(url, "postgres"), async (sql) => {
     try {
       await sql.rows(format("create database %I", name));
+      return true;
     } catch (e) {
-      // Another process made it first.
-      if (sqlState(e) !== "42P04") throw e;
+      // Another process made it first (or is making it: the catalog's unique index refuses this one).
+      if (sqlState(e) !== "42P04" && sqlState(e) !== "23505") throw e;
+      return false;
     }
   });
+  // Made by another process (workers starting together): usable once its create has committed.
+  for (let tries = 0; !made; tries++) {
+    try {
+      await withConnection(url, async () => {});
+      return;
+    } catch (e) {
+      if (sqlState(e) !== "3D000" || tries >= 300) throw e;
+      await sleep(100);
+    }
+  }
 }
 
 /** Applies the pending migrations; returns the versions applied now. */

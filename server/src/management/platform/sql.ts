@@ -35,12 +35,21 @@ export function connectionLost(error: unknown): boolean {
   return state === undefined || state.startsWith("08") || state.startsWith("57P");
 }
 
+/** Raised when no pooled connection came free within the pool's connection timeout. */
+export class PoolBusyError extends Error {}
+
 export class SqlPool implements Sql {
   readonly pool: pg.Pool;
   private readonly sql: Sql;
 
-  constructor(connectionString: string, max: number, applicationName = "pg_graphql_platform") {
-    this.pool = new pg.Pool({ connectionString, max, application_name: applicationName });
+  /** `connectionTimeoutMs`: the longest a caller waits for a connection (0: no limit). */
+  constructor(
+    private readonly connectionString: string,
+    max: number,
+    private readonly applicationName = "pg_graphql_platform",
+    private readonly connectionTimeoutMs = 0,
+  ) {
+    this.pool = new pg.Pool({ connectionString, max, application_name: applicationName, connectionTimeoutMillis: connectionTimeoutMs });
     // A client losing its backend (idle or in use: a restart, a pg_terminate_backend) must not
     // end the process: the pool drops it, and the work in progress gets the error.
     this.pool.on("error", () => {});
@@ -71,9 +80,19 @@ export class SqlPool implements Sql {
     });
   }
 
-  /** Runs `work` on one connection held throughout (for session-level advisory locks). */
+  /** Runs `work` on one pooled connection held throughout. */
   session<T>(work: (session: Sql) => Promise<T>): Promise<T> {
     return this.withClient((client) => work(sqlOn(client)));
+  }
+
+  /** Runs `work` on a connection of its own, outside the pool, closed after: for a session-level
+   * lock held while the work under it uses the pool (from the pool, a lock per operation could
+   * take every connection and leave the work waiting for one forever). */
+  detached<T>(work: (session: Sql) => Promise<T>): Promise<T> {
+    return withConnection(this.connectionString, work, {
+      applicationName: this.applicationName,
+      ...(this.connectionTimeoutMs > 0 ? { connectTimeoutMs: this.connectionTimeoutMs } : {}),
+    });
   }
 
   /** Loads `data`, rows in COPY's text format, with one `COPY ... FROM STDIN` statement. */
@@ -86,7 +105,15 @@ export class SqlPool implements Sql {
   }
 
   private async withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (e) {
+      if (/timeout exceeded when trying to connect/.test((e as Error).message)) {
+        throw new PoolBusyError(`every connection to the platform database stayed busy for ${this.connectionTimeoutMs} ms`);
+      }
+      throw e;
+    }
     let broken = false;
     try {
       return await work(client);
@@ -108,9 +135,13 @@ export class SqlPool implements Sql {
 export async function withConnection<T>(
   connectionString: string,
   work: (sql: Sql) => Promise<T>,
-  options: { timeoutMs?: number; applicationName?: string; startupOptions?: string } = {},
+  options: { timeoutMs?: number; connectTimeoutMs?: number; applicationName?: string; startupOptions?: string } = {},
 ): Promise<T> {
-  const limits = options.timeoutMs === undefined ? {} : { connectionTimeoutMillis: options.timeoutMs, statement_timeout: options.timeoutMs };
+  const connectMs = options.connectTimeoutMs ?? options.timeoutMs;
+  const limits = {
+    ...(connectMs === undefined ? {} : { connectionTimeoutMillis: connectMs }),
+    ...(options.timeoutMs === undefined ? {} : { statement_timeout: options.timeoutMs }),
+  };
   const startup = options.startupOptions === undefined ? {} : { options: options.startupOptions };
   const client = new pg.Client({ connectionString, application_name: options.applicationName ?? "pg_graphql_platform", ...limits, ...startup });
   client.on("error", () => {});

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import { ApiError } from "../http/apiError";
 import type { SuperuserDoor } from "../door/superuserDoor";
-import type { SqlPool } from "../platform/sql";
+import type { Sql, SqlPool } from "../platform/sql";
 import { randomRef } from "../store/randomRef";
 import type { ProjectRecord, ProjectStore } from "../store/projectStore";
 import type { ProjectLogins } from "../project/projectLogins";
@@ -15,6 +15,7 @@ import type { ProjectServers } from "./projectServers";
 import { scramVerifier } from "./scramVerifier";
 import { copyByDump, copyDatabase, handOver, type BranchCopyDeps } from "../branches/branchCopy";
 import type { ConnectionLimits } from "./connectionLimits";
+import type { ProvisionQueue } from "./provisionQueue";
 
 export type ProvisionStep = "recorded" | "roles" | "database" | "prepared";
 
@@ -23,10 +24,15 @@ export interface ProvisionerOptions {
   checkpoint?: (step: ProvisionStep, ref: string) => Promise<void>;
   /** Called before a project's database is closed or dropped, so pools to it end first. */
   release: (ref: string) => Promise<void>;
+  /** Closes the platform's pools to a project's database and holds its new data API requests and
+   * routed sessions, in every process, for at most `ms`; the function returned ends the hold. */
+  hold: (ref: string, ms: number) => Promise<() => Promise<void>>;
   log: FastifyBaseLogger;
   limits: ConnectionLimits;
   /** Statement timeout of the platform's own work in a project database (copies, restores). */
   workTimeoutMs: number;
+  /** Bounds the operations running at once on each project server. */
+  queue: ProvisionQueue;
 }
 
 export interface NewProjectInput {
@@ -51,23 +57,36 @@ export class Provisioner {
     private readonly options: ProvisionerOptions,
   ) {}
 
-  /** Runs `work` holding the project's lock: a live operation keeps the reconciler away. */
-  private async locked<T>(ref: string, work: () => Promise<T>): Promise<T> {
-    return this.platform.session(async (session) => {
-      await session.rows("select pg_advisory_lock($1, hashtext($2))", [projectLock, ref]);
-      try {
-        return await work();
-      } finally {
-        await session.rows("select pg_advisory_unlock($1, hashtext($2))", [projectLock, ref]);
-      }
-    });
+  /** Runs `work` in its turn on the project's server (see ProvisionQueue), holding the project's
+   * lock: a live operation keeps the reconciler away. The lock is held on a connection of its own,
+   * never one of the pool the work itself uses. */
+  private async locked<T>(server: string, ref: string, work: (lock: Sql) => Promise<T>): Promise<T> {
+    return this.options.queue.run(server, () =>
+      this.platform.detached(async (session) => {
+        await session.rows("select pg_advisory_lock($1, hashtext($2))", [projectLock, ref]);
+        try {
+          return await work(session);
+        } finally {
+          await session.rows("select pg_advisory_unlock($1, hashtext($2))", [projectLock, ref]);
+        }
+      }),
+    );
+  }
+
+  /** `locked` for an existing project: its server comes from its record (404 when there is none). */
+  private async lockedProject<T>(ref: string, work: () => Promise<T>): Promise<T> {
+    const record = await this.current(ref);
+    return this.locked(record.server, ref, work);
   }
 
   async create(input: NewProjectInput): Promise<ProjectRecord> {
     const ref = randomRef();
     const names = projectNames(ref);
     const server = input.parent ? this.servers.get(input.parent.record.server) : this.servers.leastUsed(await this.store.countByServer());
-    return this.locked(ref, async () => {
+    return this.locked(server.key, ref, async (lock) => {
+      // A copy of the parent closes it for a moment: no pause, restore or delete of it meanwhile
+      // (the lock ends with its connection).
+      if (input.parent?.copy) await lock.rows("select pg_advisory_lock($1, hashtext($2))", [projectLock, input.parent.record.ref]);
       const record = await this.store.insert({
         ref,
         organization_slug: input.organizationSlug,
@@ -107,8 +126,8 @@ export class Provisioner {
       ownerConnectionLimit: limits.tenantRole,
     });
     await checkpoint("roles", record.ref);
-    if (copyOf) await this.options.release(copyOf.ref);
-    const copied = copyOf !== undefined && (await copyDatabase(server, copyOf, record, limits.database));
+    const log = (line: string) => this.options.log.info({ ref: record.ref }, line);
+    const copied = copyOf !== undefined && (await copyDatabase({ door: server, hold: this.options.hold, log }, copyOf, record, limits.database));
     if (!copied) await server.databases.create(names.database, names.owner, this.servers.templateDatabase, limits.database);
     await checkpoint("database", record.ref);
     await server.databases.grantAccess(names.database, { owner: names.owner, connect: [names.authenticator, names.ownerLogin, names.readOnly] });
@@ -119,7 +138,7 @@ export class Provisioner {
         servers: this.servers,
         logins: this.logins,
         timeoutMs: this.options.workTimeoutMs,
-        log: (line) => this.options.log.info({ ref: record.ref }, line),
+        log,
       };
       if (!copied) await copyByDump(deps, copyOf, record);
       await handOver(deps, copyOf, record);
@@ -142,7 +161,9 @@ export class Provisioner {
 
   /** Removes the project; false when another call removed it first. */
   async remove(ref: string): Promise<boolean> {
-    return this.locked(ref, async () => {
+    const found = await this.store.byRef(ref);
+    if (!found) return false;
+    return this.locked(found.server, ref, async () => {
       const record = await this.store.byRef(ref);
       if (!record) return false;
       await this.store.setStatus(ref, "GOING_DOWN");
@@ -158,7 +179,7 @@ export class Provisioner {
   }
 
   async pause(ref: string): Promise<void> {
-    await this.locked(ref, async () => {
+    await this.lockedProject(ref, async () => {
       const record = await this.current(ref);
       if (record.status !== "ACTIVE_HEALTHY") throw new ApiError(400, `Project ${ref} cannot be paused: its status is ${record.status}`);
       await this.options.release(ref);
@@ -171,7 +192,7 @@ export class Provisioner {
   }
 
   async restore(ref: string): Promise<void> {
-    await this.locked(ref, async () => {
+    await this.lockedProject(ref, async () => {
       const record = await this.current(ref);
       if (record.status !== "INACTIVE") throw new ApiError(400, `Project ${ref} cannot be restored: it is not paused (status ${record.status})`);
       await this.door.server(record.server).databases.setAllowConnections(record.database_name, true);
@@ -204,7 +225,7 @@ export class Provisioner {
   async reconcile(): Promise<string[]> {
     const finished: string[] = [];
     for (const record of await this.store.withStatus(["COMING_UP", "GOING_DOWN"])) {
-      const taken = await this.platform.session(async (session) => {
+      const taken = await this.platform.detached(async (session) => {
         const got = await session.one<{ ok: boolean }>("select pg_try_advisory_lock($1, hashtext($2)) as ok", [projectLock, record.ref]);
         if (!got?.ok) return false;
         try {
@@ -216,7 +237,24 @@ export class Provisioner {
       });
       if (taken) finished.push(record.ref);
     }
+    await this.reopen();
     return finished;
+  }
+
+  /** Opens again the databases of active projects that refuse connections: a process died while
+   * a branch copied one (which closes it for a moment). */
+  private async reopen(): Promise<void> {
+    const byServer = new Map<string, string[]>();
+    for (const record of await this.store.withStatus(["ACTIVE_HEALTHY"])) {
+      if (this.servers.find(record.server)) byServer.set(record.server, [...(byServer.get(record.server) ?? []), record.database_name]);
+    }
+    for (const [key, names] of byServer) {
+      const databases = this.door.server(key).databases;
+      for (const name of await databases.closed(names)) {
+        this.options.log.warn({ database: name }, "opening an active project's database left closed by an interrupted branch copy");
+        await databases.setAllowConnections(name, true);
+      }
+    }
   }
 }
 

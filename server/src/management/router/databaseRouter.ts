@@ -109,6 +109,7 @@ export class DatabaseRouter {
   constructor(
     private readonly resolve: ResolveProject,
     private readonly caps: RouterCaps = { perProject: 20, total: 200 },
+    private readonly holds?: { until(ref: string): Promise<void> | undefined },
   ) {
     this.server = createServer((client) => {
       this.open.add(client);
@@ -166,6 +167,8 @@ export class DatabaseRouter {
     if (dot <= 0 || !/^[a-z]{20}$/.test(ref)) {
       return void client.end(errorResponse("28000", `the user must be <role>.<project ref>, not "${user}"`));
     }
+    // A branch copying the project's database holds its new sessions for a moment.
+    await this.holds?.until(ref);
     const target = await this.resolve(ref);
     // Only the project's own roles: a name of another project or of the cluster is not routed.
     if (!target || !role.startsWith(`${ref}_`)) {
