@@ -7,6 +7,7 @@ import { buildApp, endpointPath, graphiqlPath, type App } from "./app";
 import type { ServerConfig } from "./config";
 import type { ApiKeys } from "./keys";
 import { dataApiSettings, managementPlugin } from "./management/plugin";
+import { dashboardRoute } from "./dashboard/dashboardRoute";
 import { checkExtraRoles, startupWarnings } from "./startupChecks";
 
 // Both the source file and the bundle in dist/ sit one folder below server/.
@@ -29,6 +30,7 @@ export async function serve(config: ServerConfig, assetsDir = defaultAssetsDir):
   }
   if (config.management) {
     await app.fastify.register(managementPlugin, { config: config.management, dataApi: dataApiSettings(config) });
+    await app.fastify.register(dashboardRoute, {});
   }
   await app.fastify.listen({ host: config.host, port: config.port });
   app.fastify.log.info(

@@ -50,7 +50,8 @@ export async function startDemo(settings: DemoSettings): Promise<Demo> {
     await applySetup(adminUrl, { demo: true });
     const jwtSecret = settings.jwtSecret ?? randomBytes(36).toString("base64url");
     const platformDatabaseUrl = clusterUrl(cluster, "postgres", "platform");
-    const management = { platformDatabaseUrl, projectServers: [adminUrl], rateLimit: 60, now: Date.now };
+    // The demo's secrets live as long as its cluster: a fresh key each run encrypts them.
+    const management = { platformDatabaseUrl, projectServers: [adminUrl], rateLimit: 60, now: Date.now, secretsKey: randomBytes(32) };
     const running = await serve({ ...settings, jwtSecret, databaseUrl: asAuthenticator(adminUrl), management });
     return {
       running,

@@ -1,6 +1,7 @@
 // Demo stage (Management API): a running server with the Management API → a token, a first
 // organization and project made through the API itself, and the lines the demo prints for them.
 import { runTokenCommand } from "./cli/tokenCommand";
+import { dashboardPath } from "../dashboard/dashboardRoute";
 
 export async function demoPlatform(baseUrl: string, platformDatabaseUrl: string): Promise<Array<[string, string]>> {
   const token = (await runTokenCommand(platformDatabaseUrl, { kind: "create", email: "demo@example.com", name: "demo" })).trim();
@@ -19,6 +20,8 @@ export async function demoPlatform(baseUrl: string, platformDatabaseUrl: string)
   const keys = (await call("GET", `/v1/projects/${project.ref}/api-keys`)) as Array<{ name: string; api_key: string }>;
   return [
     ["Management API", `${baseUrl}/v1`],
+    // The fragment signs the browser in; it never reaches the server or its logs.
+    ["dashboard", `${baseUrl}${dashboardPath}#token=${token}`],
     ["access token", token],
     ["organization", org.slug],
     ["project ref", project.ref],

@@ -9,6 +9,7 @@ import { projectPathPrefix } from "./dataApi/projectGraphql";
 import type { Services } from "./services";
 import { DatabaseRouter } from "./router/databaseRouter";
 import { projectRoutes } from "./router/projectRoutes";
+import { dashboardPath, dashboardRoute } from "../dashboard/dashboardRoute";
 
 export interface PlatformRunning {
   fastify: FastifyInstance;
@@ -41,6 +42,7 @@ export async function servePlatform(
     onServices: (s) => (services = s),
     ...extra,
   });
+  await fastify.register(dashboardRoute, {});
   fastify.get("/health", async (_request, reply) => {
     try {
       await services!.platform.rows("select 1");
@@ -75,6 +77,7 @@ export async function servePlatform(
 export function platformBanner(running: Pick<PlatformRunning, "baseUrl">): string {
   const rows: Array<[string, string]> = [
     ["Management API", `${running.baseUrl}/v1`],
+    ["Dashboard", `${running.baseUrl}${dashboardPath}`],
     ["OpenAPI", `${running.baseUrl}/v1/openapi.json`],
     ["Project GraphQL", `${running.baseUrl}${projectPathPrefix.replace(":ref", "<ref>")}/graphql/v1`],
     ["Health", `${running.baseUrl}/health`],
