@@ -9,10 +9,10 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 
 export const dashboardPath = "/dashboard/";
 
-// This file runs from its source (tests) and inside the server bundle server/dist/main.mjs; the
-// build writes the dashboard to server/dist/dashboard/ for both.
-const inBundle = /\/dist\/[^/]+\.mjs$/.test(import.meta.url);
-export const defaultDashboardAssets = fileURLToPath(new URL(inBundle ? "./dashboard/" : "../../dist/dashboard/", import.meta.url));
+// This file runs from its source (tests) or inside a server bundle (server/dist/main.mjs); the
+// build writes the dashboard into dashboard/ beside the bundle: server/dist/dashboard/.
+const fromSource = import.meta.url.endsWith(".ts");
+export const defaultDashboardAssets = fileURLToPath(new URL(fromSource ? "../../dist/dashboard/" : "./dashboard/", import.meta.url));
 
 /** Scripts, styles and API calls from this origin only; fonts and images also as data: URLs
  * (GraphiQL's stylesheet embeds its fonts). No frame may hold the page, no form posts anywhere. */

@@ -7,7 +7,7 @@ import { useMutation } from "@tanstack/react-query";
 import { api } from "../api/apiClient";
 import { ApiFailure } from "../api/apiFailure";
 import { projectApi } from "../api/paths";
-import { invalidateResource } from "../api/queries";
+import { invalidateResource, queryClient } from "../api/queries";
 import type { Project, Row } from "../api/types";
 import { PageTitle } from "../app/PageTitle";
 import { DataTable, type ColumnSpec } from "../widgets/DataTable";
@@ -45,6 +45,8 @@ function ResultGrid({ result }: { result: RunResult }) {
 export function SqlPage({ project }: { project: Project }) {
   const [text, setText] = useState(() => readDraft(project.ref));
   const [readOnly, setReadOnly] = useState(false);
+  // Counts finished runs, so an answer is told from the one before it (also by the browser test).
+  const [runs, setRuns] = useState(0);
   const editor = useRef<HTMLTextAreaElement>(null);
   const ids = { editor: useId(), readOnly: useId() };
   const run = useMutation({
@@ -53,6 +55,9 @@ export function SqlPage({ project }: { project: Project }) {
       const rows = await api.post<Row[]>(projectApi(project.ref, "/database/query"), { query: text, read_only: readOnly });
       return { rows: Array.isArray(rows) ? rows : [], ms: Math.round(performance.now() - started), readOnly };
     },
+    onSettled: () => setRuns((n) => n + 1),
+    // What the text changed (tables, comments, grants) is read again when a page next shows it.
+    onSuccess: (result) => (result.readOnly ? undefined : queryClient.invalidateQueries({ queryKey: ["project", project.ref], refetchType: "none" })),
   });
   const position = run.error instanceof ApiFailure ? errorPosition(run.error.detail, text) : undefined;
   const edit = (value: string) => {
@@ -103,13 +108,15 @@ export function SqlPage({ project }: { project: Project }) {
         </div>
       </form>
       {run.isPending && <Progress label="Running" />}
-      {run.error && <ErrorNotice error={run.error} />}
-      {position && (
-        <button type="button" onClick={showPosition}>
-          Show line {position.line}, column {position.column} in the editor
-        </button>
-      )}
-      {run.data && !run.isPending && <ResultGrid result={run.data} />}
+      <div className="sql-answer" data-runs={runs}>
+        {run.error && !run.isPending && <ErrorNotice error={run.error} />}
+        {position && !run.isPending && (
+          <button type="button" onClick={showPosition}>
+            Show line {position.line}, column {position.column} in the editor
+          </button>
+        )}
+        {run.data && !run.isPending && <ResultGrid result={run.data} />}
+      </div>
       <MigrationsPanel projectRef={project.ref} text={text} onApplied={() => invalidateResource(project.ref, "/database/migrations")} />
     </section>
   );
