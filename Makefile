@@ -42,7 +42,7 @@ stress-server: install
 demo: install
 	node server/bin.js demo
 
-# Rewrites docs/graphiql.png (tracked), so it is not part of the tests.
+# Rewrites docs/graphiql.png and docs/dashboard-*.png (tracked), so it is not part of the tests.
 screenshot: install
 	node server/dist/screenshot.mjs
 

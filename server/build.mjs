@@ -28,19 +28,24 @@ export async function buildServer(outDir = join(here, "dist")) {
   });
 }
 
+// What every browser bundle shares: React's production build, minified, for today's browsers.
+const browserBundle = {
+  bundle: true,
+  platform: "browser",
+  target: "es2020",
+  minify: true,
+  define: { "process.env.NODE_ENV": '"production"' },
+  logLevel: "warning",
+};
+
 /** Bundles GraphiQL, React and the page's entry into graphiql.js and graphiql.css. */
 export async function buildGraphiql(outDir = join(here, "dist", "graphiql")) {
   await mkdir(outDir, { recursive: true });
   await build({
     entryPoints: [join(here, "src", "graphiql", "entry.ts")],
     outfile: join(outDir, "graphiql.js"),
-    bundle: true,
-    platform: "browser",
     format: "iife",
-    target: "es2020",
-    minify: true,
-    define: { "process.env.NODE_ENV": '"production"' },
-    logLevel: "warning",
+    ...browserBundle,
   });
   await copyFile(join(dirname(require.resolve("graphiql/package.json")), "graphiql.min.css"), join(outDir, "graphiql.css"));
 }
@@ -56,15 +61,10 @@ export async function buildDashboard(outDir = join(here, "dist", "dashboard")) {
     outdir: outDir,
     entryNames: "[name]",
     chunkNames: "chunks/[name]-[hash]",
-    bundle: true,
     splitting: true,
-    platform: "browser",
     format: "esm",
-    target: "es2020",
     jsx: "automatic",
-    minify: true,
-    define: { "process.env.NODE_ENV": '"production"' },
-    logLevel: "warning",
+    ...browserBundle,
   });
   await copyFile(join(dirname(require.resolve("graphiql/package.json")), "graphiql.min.css"), join(outDir, "graphiql.css"));
 }

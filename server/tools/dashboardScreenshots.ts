@@ -51,6 +51,8 @@ export async function takeDashboardScreenshots(link: string, ref: string, outDir
 
     await openPage(page, base, `/project/${ref}/logs`, "Logs");
     await page.locator("figure.chart figcaption").waitFor({ timeout: 60_000 });
+    await page.getByLabel("Range").selectOption("15m");
+    await page.locator("figure.chart figcaption").filter({ hasText: "in 16 buckets" }).waitFor({ timeout: 60_000 });
     await page.getByRole("table", { name: /Recent requests/ }).waitFor({ timeout: 60_000 });
     written.push(await shoot(page, outDir, "logs"));
   } finally {

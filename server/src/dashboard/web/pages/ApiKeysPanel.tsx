@@ -11,6 +11,7 @@ import type { ApiKey } from "../api/types";
 import { CopyButton } from "../widgets/CopyButton";
 import { ErrorNotice } from "../widgets/ErrorNotice";
 import { Progress } from "../widgets/Progress";
+import { Form } from "../widgets/Form";
 
 /** Whether a key bypasses row level security, so it is shown only on request. */
 export function isPrivileged(key: ApiKey): boolean {
@@ -33,13 +34,10 @@ function NewKeyForm({ projectRef }: { projectRef: string }) {
     },
   });
   return (
-    <form
+    <Form
       className="inline-form"
-      aria-label="New API key"
-      onSubmit={(e) => {
-        e.preventDefault();
-        create.mutate();
-      }}
+      label="New API key"
+      onSubmit={() => create.mutate()}
     >
       <label htmlFor={ids.type}>Type</label>
       <select id={ids.type} value={type} onChange={(e) => setType(e.target.value as "publishable" | "secret")}>
@@ -52,7 +50,7 @@ function NewKeyForm({ projectRef }: { projectRef: string }) {
         Create key
       </button>
       {create.error && <ErrorNotice error={create.error} />}
-    </form>
+    </Form>
   );
 }
 

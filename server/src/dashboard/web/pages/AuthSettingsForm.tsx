@@ -9,6 +9,7 @@ import { invalidateResource, useProjectResource } from "../api/queries";
 import type { AuthSettings } from "../api/types";
 import { ErrorNotice } from "../widgets/ErrorNotice";
 import { Progress } from "../widgets/Progress";
+import { Form } from "../widgets/Form";
 
 type Field = { key: keyof AuthSettings; label: string; kind: "text" | "number" | "check" };
 
@@ -42,12 +43,9 @@ export function AuthSettingsForm({ projectRef }: { projectRef: string }) {
       <h2 id="auth-title">Auth</h2>
       {current.error && <ErrorNotice error={current.error} onRetry={() => current.refetch()} />}
       {draft && (
-        <form
+        <Form
           className="fields"
-          onSubmit={(e) => {
-            e.preventDefault();
-            save.mutate();
-          }}
+          onSubmit={() => save.mutate()}
         >
           {fields.map((f) => {
             const id = `${idBase}-${f.key}`;
@@ -73,7 +71,7 @@ export function AuthSettingsForm({ projectRef }: { projectRef: string }) {
               Save auth settings
             </button>
           </div>
-        </form>
+        </Form>
       )}
       {save.isPending && <Progress label="Saving the auth settings" />}
       {save.error && <ErrorNotice error={save.error} />}

@@ -15,6 +15,7 @@ import { localTime } from "../widgets/dates";
 import { ErrorNotice } from "../widgets/ErrorNotice";
 import { Progress } from "../widgets/Progress";
 import { StatusBadge } from "../widgets/StatusBadge";
+import { Form } from "../widgets/Form";
 
 export function BranchesPage({ project }: { project: Project }) {
   const branches = useProjectResource<Branch[]>(project.ref, "/branches");
@@ -57,13 +58,10 @@ export function BranchesPage({ project }: { project: Project }) {
   return (
     <section>
       <PageTitle title={`${project.name} · Branches`}>Branches</PageTitle>
-      <form
+      <Form
         className="inline-form"
-        aria-label="New branch"
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate({ branch_name: name.trim(), with_data: withData });
-        }}
+        label="New branch"
+        onSubmit={() => create.mutate({ branch_name: name.trim(), with_data: withData })}
       >
         <label htmlFor={ids.name}>Branch name</label>
         <input id={ids.name} value={name} onChange={(e) => setName(e.target.value)} required />
@@ -73,7 +71,7 @@ export function BranchesPage({ project }: { project: Project }) {
         <button type="submit" disabled={create.isPending || name.trim() === "" || project.status !== "ACTIVE_HEALTHY"}>
           Create branch
         </button>
-      </form>
+      </Form>
       {create.isPending && create.variables && (
         <Progress label={`Making branch ${create.variables.branch_name}: ${create.variables.with_data ? "copying the database" : "replaying the migrations"}`} />
       )}

@@ -5,6 +5,7 @@ import { api } from "../api/apiClient";
 import { queryClient } from "../api/queries";
 import type { Organization } from "../api/types";
 import { ErrorNotice } from "../widgets/ErrorNotice";
+import { Form } from "../widgets/Form";
 
 export function CreateOrganizationForm({ onClose }: { onClose(): void }) {
   const [name, setName] = useState("");
@@ -17,13 +18,10 @@ export function CreateOrganizationForm({ onClose }: { onClose(): void }) {
     },
   });
   return (
-    <form
+    <Form
       className="panel"
-      aria-label="New organization"
-      onSubmit={(e) => {
-        e.preventDefault();
-        create.mutate();
-      }}
+      label="New organization"
+      onSubmit={() => create.mutate()}
     >
       <h2>New organization</h2>
       <label htmlFor={id}>Name</label>
@@ -37,6 +35,6 @@ export function CreateOrganizationForm({ onClose }: { onClose(): void }) {
         </button>
       </div>
       {create.error && <ErrorNotice error={create.error} />}
-    </form>
+    </Form>
   );
 }

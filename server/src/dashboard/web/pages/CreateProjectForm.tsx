@@ -11,6 +11,7 @@ import type { Organization, Project, Regions } from "../api/types";
 import { ErrorNotice } from "../widgets/ErrorNotice";
 import { Progress } from "../widgets/Progress";
 import { HealthList } from "./HealthList";
+import { Form } from "../widgets/Form";
 
 function randomPassword(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(18));
@@ -65,13 +66,10 @@ export function CreateProjectForm({ organizations, onClose }: { organizations: O
     );
   }
   return (
-    <form
+    <Form
       className="panel"
-      aria-label="New project"
-      onSubmit={(e) => {
-        e.preventDefault();
-        create.mutate();
-      }}
+      label="New project"
+      onSubmit={() => create.mutate()}
     >
       <h2>New project</h2>
       <div className="fields">
@@ -116,6 +114,6 @@ export function CreateProjectForm({ organizations, onClose }: { organizations: O
       {create.isPending && <Progress label={`Creating ${name.trim()}: copying the template database`} />}
       {regions.error && <ErrorNotice error={regions.error} />}
       {create.error && <ErrorNotice error={create.error} />}
-    </form>
+    </Form>
   );
 }

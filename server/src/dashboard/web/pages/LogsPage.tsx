@@ -12,6 +12,7 @@ import { ErrorNotice } from "../widgets/ErrorNotice";
 import { Progress } from "../widgets/Progress";
 import { RequestChart } from "../widgets/RequestChart";
 import { apiFilters, bucketsSql, fillBuckets, logRanges, logsPath, perBucket, recentRequestsSql, type ApiFilter, type LogRow } from "./logQueries";
+import { Form } from "../widgets/Form";
 
 const columns: ColumnSpec<LogRow>[] = [
   { id: "time", header: "Time", value: (r) => r.time, render: (r) => new Date(r.time).toLocaleString() },
@@ -44,7 +45,7 @@ export function LogsPage({ project }: { project: Project }) {
   return (
     <section>
       <PageTitle title={`${project.name} · Logs`}>Logs</PageTitle>
-      <form className="inline-form" aria-label="Which requests" onSubmit={(e) => (e.preventDefault(), setAsked(Date.now()))}>
+      <Form className="inline-form" label="Which requests" onSubmit={() => setAsked(Date.now())}>
         <label htmlFor={ids.range}>Range</label>
         <select id={ids.range} value={rangeId} onChange={(e) => (setRangeId(e.target.value), setAsked(Date.now()))}>
           {logRanges.map((r) => (
@@ -64,7 +65,7 @@ export function LogsPage({ project }: { project: Project }) {
         <button type="submit" disabled={recent.isFetching || counts.isFetching}>
           Refresh
         </button>
-      </form>
+      </Form>
       <p className="hint">
         Every request naming this project is logged: its GraphQL endpoint and the Management API's calls about it (this dashboard's included). Errors are
         answers with status 400 and up.

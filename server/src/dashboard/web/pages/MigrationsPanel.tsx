@@ -9,6 +9,7 @@ import type { Migration } from "../api/types";
 import { DataTable, type ColumnSpec } from "../widgets/DataTable";
 import { ErrorNotice } from "../widgets/ErrorNotice";
 import { Progress } from "../widgets/Progress";
+import { Form } from "../widgets/Form";
 
 export interface MigrationsPanelProps {
   projectRef: string;
@@ -38,20 +39,17 @@ export function MigrationsPanel({ projectRef, text, onApplied }: MigrationsPanel
   return (
     <section aria-labelledby="migrations-title">
       <h2 id="migrations-title">Migrations</h2>
-      <form
+      <Form
         className="inline-form"
-        aria-label="Apply as a migration"
-        onSubmit={(e) => {
-          e.preventDefault();
-          apply.mutate();
-        }}
+        label="Apply as a migration"
+        onSubmit={() => apply.mutate()}
       >
         <label htmlFor={id}>Migration name</label>
         <input id={id} value={name} onChange={(e) => setName(e.target.value)} required />
         <button type="submit" disabled={apply.isPending || name.trim() === "" || text.trim() === ""}>
           Apply the editor's SQL as a migration
         </button>
-      </form>
+      </Form>
       {apply.isPending && <Progress label="Applying the migration" />}
       {apply.error && <ErrorNotice error={apply.error} />}
       {migrations.error && <ErrorNotice error={migrations.error} onRetry={() => migrations.refetch()} />}

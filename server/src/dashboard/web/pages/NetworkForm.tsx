@@ -8,6 +8,7 @@ import { invalidateResource, useProjectResource } from "../api/queries";
 import type { NetworkRestrictions } from "../api/types";
 import { ErrorNotice } from "../widgets/ErrorNotice";
 import { Progress } from "../widgets/Progress";
+import { Form } from "../widgets/Form";
 
 export function cidrLists(text: string): { dbAllowedCidrs: string[]; dbAllowedCidrsV6: string[] } {
   const all = text.split(/[\s,]+/).filter((c) => c !== "");
@@ -31,11 +32,8 @@ export function NetworkForm({ projectRef }: { projectRef: string }) {
       <h2 id="network-title">Network restrictions</h2>
       {current.error && <ErrorNotice error={current.error} onRetry={() => current.refetch()} />}
       {current.data && (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            apply.mutate();
-          }}
+        <Form
+          onSubmit={() => apply.mutate()}
         >
           <label htmlFor={id}>Allowed networks (CIDRs, one a line; none allows every address)</label>
           <textarea id={id} value={text} onChange={(e) => setText(e.target.value)} rows={4} spellCheck={false} />
@@ -43,7 +41,7 @@ export function NetworkForm({ projectRef }: { projectRef: string }) {
           <button type="submit" disabled={apply.isPending}>
             Apply
           </button>
-        </form>
+        </Form>
       )}
       {apply.isPending && <Progress label="Applying the restrictions" />}
       {apply.error && <ErrorNotice error={apply.error} />}

@@ -12,6 +12,7 @@ import { DataTable, type ColumnSpec } from "../widgets/DataTable";
 import { localTime } from "../widgets/dates";
 import { ErrorNotice } from "../widgets/ErrorNotice";
 import { Progress } from "../widgets/Progress";
+import { Form } from "../widgets/Form";
 
 export function SecretsPage({ project }: { project: Project }) {
   const secrets = useProjectResource<Secret[]>(project.ref, "/secrets");
@@ -47,13 +48,10 @@ export function SecretsPage({ project }: { project: Project }) {
   return (
     <section>
       <PageTitle title={`${project.name} · Secrets`}>Secrets</PageTitle>
-      <form
+      <Form
         className="inline-form"
-        aria-label="Set a secret"
-        onSubmit={(e) => {
-          e.preventDefault();
-          set.mutate();
-        }}
+        label="Set a secret"
+        onSubmit={() => set.mutate()}
       >
         <label htmlFor={ids.name}>Name</label>
         <input id={ids.name} value={name} onChange={(e) => setName(e.target.value)} required pattern="[A-Za-z_][A-Za-z0-9_]*" title="letters, digits and underscores" />
@@ -62,7 +60,7 @@ export function SecretsPage({ project }: { project: Project }) {
         <button type="submit" disabled={set.isPending}>
           Set secret
         </button>
-      </form>
+      </Form>
       {set.error && <ErrorNotice error={set.error} />}
       {remove.error && <ErrorNotice error={remove.error} />}
       {(set.isPending || remove.isPending) && <Progress label="Saving" />}

@@ -17,6 +17,7 @@ import { MigrationsPanel } from "./MigrationsPanel";
 import { cellText } from "./cellText";
 import { errorPosition } from "./sqlErrorPosition";
 import { readDraft, writeDraft } from "./sqlDraft";
+import { Form } from "../widgets/Form";
 
 interface RunResult {
   rows: Row[];
@@ -72,12 +73,9 @@ export function SqlPage({ project }: { project: Project }) {
   return (
     <section>
       <PageTitle title={`${project.name} · SQL`}>SQL</PageTitle>
-      <form
+      <Form
         className="sql"
-        onSubmit={(e) => {
-          e.preventDefault();
-          run.mutate();
-        }}
+        onSubmit={() => run.mutate()}
       >
         <label htmlFor={ids.editor}>SQL to run in the project's database</label>
         <textarea
@@ -106,7 +104,7 @@ export function SqlPage({ project }: { project: Project }) {
             <input id={ids.readOnly} type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} /> Read-only
           </label>
         </div>
-      </form>
+      </Form>
       {run.isPending && <Progress label="Running" />}
       <div className="sql-answer" data-runs={runs}>
         {run.error && !run.isPending && <ErrorNotice error={run.error} />}

@@ -13,30 +13,27 @@ import { tablesSql, type TableRow } from "./tablesQuery";
 
 const kinds: Record<string, string> = { r: "table", p: "partitioned table", v: "view", m: "materialized view", f: "foreign table" };
 
-function findingsOf(lints: Lint[], table: TableRow): Lint[] {
-  return lints.filter((l) => l.metadata?.schema === table.schema && l.metadata?.name === table.name);
+type TableWithFindings = TableRow & { findings: number };
+
+function withFindings(tables: TableRow[], lints: Lint[]): TableWithFindings[] {
+  return tables.map((t) => ({ ...t, findings: lints.filter((l) => l.metadata?.schema === t.schema && l.metadata?.name === t.name).length }));
 }
 
-function useColumns(lints: Lint[]): ColumnSpec<TableRow>[] {
-  return useMemo(
-    () => [
-      { id: "schema", header: "Schema", value: (t) => t.schema },
-      { id: "name", header: "Name", value: (t) => t.name },
-      { id: "kind", header: "Kind", value: (t) => kinds[t.kind] ?? t.kind },
-      { id: "rows", header: "Estimated rows", value: (t) => (t.estimated_rows === null ? null : Number(t.estimated_rows)), numeric: true },
-      {
-        id: "rls",
-        header: "Row level security",
-        value: (t) => (t.kind === "r" || t.kind === "p" ? (t.rls_enabled ? "on" : "off") : null),
-        render: (t) => (t.kind === "r" || t.kind === "p" ? <span className={`badge ${t.rls_enabled ? "badge-ok" : "badge-bad"}`}>{t.rls_enabled ? "on" : "off"}</span> : "—"),
-      },
-      { id: "size", header: "Size", value: (t) => Number(t.bytes), render: (t) => t.size, numeric: true },
-      { id: "findings", header: "Findings", value: (t) => findingsOf(lints, t).length, numeric: true },
-      { id: "comment", header: "Comment", value: (t) => t.comment },
-    ],
-    [lints],
-  );
-}
+const columns: ColumnSpec<TableWithFindings>[] = [
+  { id: "schema", header: "Schema", value: (t) => t.schema },
+  { id: "name", header: "Name", value: (t) => t.name },
+  { id: "kind", header: "Kind", value: (t) => kinds[t.kind] ?? t.kind },
+  { id: "rows", header: "Estimated rows", value: (t) => (t.estimated_rows === null ? null : Number(t.estimated_rows)), numeric: true },
+  {
+    id: "rls",
+    header: "Row level security",
+    value: (t) => (t.kind === "r" || t.kind === "p" ? (t.rls_enabled ? "on" : "off") : null),
+    render: (t) => (t.kind === "r" || t.kind === "p" ? <span className={`badge ${t.rls_enabled ? "badge-ok" : "badge-bad"}`}>{t.rls_enabled ? "on" : "off"}</span> : "—"),
+  },
+  { id: "size", header: "Size", value: (t) => Number(t.bytes), render: (t) => t.size, numeric: true },
+  { id: "findings", header: "Findings", value: (t) => t.findings, numeric: true },
+  { id: "comment", header: "Comment", value: (t) => t.comment },
+];
 
 const lintColumns: ColumnSpec<Lint>[] = [
   { id: "level", header: "Level", value: (l) => l.level, render: (l) => <span className={`badge badge-${l.level === "ERROR" ? "bad" : "busy"}`}>{l.level}</span> },
@@ -50,14 +47,14 @@ export function TablesPage({ project }: { project: Project }) {
   const security = useProjectResource<{ lints: Lint[] }>(project.ref, "/advisors/security");
   const performance = useProjectResource<{ lints: Lint[] }>(project.ref, "/advisors/performance");
   const lints = useMemo(() => [...(security.data?.lints ?? []), ...(performance.data?.lints ?? [])], [security.data, performance.data]);
-  const columns = useColumns(lints);
+  const rows = useMemo(() => withFindings((tables.data ?? []) as unknown as TableRow[], lints), [tables.data, lints]);
   return (
     <section>
       <PageTitle title={`${project.name} · Tables`}>Tables</PageTitle>
       {tables.isPending && <Progress label="Reading the catalog" />}
       {tables.error && <ErrorNotice error={tables.error} onRetry={() => tables.refetch()} />}
       {tables.data && (
-        <DataTable caption="Tables, views and their row level security" columns={columns} rows={tables.data as unknown as TableRow[]} empty="No table yet: make one on the SQL page." />
+        <DataTable caption="Tables, views and their row level security" columns={columns} rows={rows} empty="No table yet: make one on the SQL page." />
       )}
       <h2>Advisors</h2>
       <p>Checks of the project's own schemas by the security and performance advisors.</p>

@@ -7,6 +7,7 @@ import type { Profile } from "../api/types";
 import { ErrorNotice } from "../widgets/ErrorNotice";
 import { PageTitle } from "../app/PageTitle";
 import { signIn } from "./tokenStore";
+import { Form } from "../widgets/Form";
 
 export function SignIn() {
   const [token, setToken] = useState("");
@@ -36,18 +37,15 @@ export function SignIn() {
         address that signs in by itself.
       </p>
       <p>The token stays in this browser tab only, until you sign out or close the tab.</p>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
+      <Form
+        onSubmit={() => void submit()}
       >
         <label htmlFor={id}>Access token</label>
         <input id={id} type="password" value={token} onChange={(e) => setToken(e.target.value)} autoComplete="off" spellCheck={false} required />
         <button type="submit" disabled={busy}>
           {busy ? "Signing in…" : "Sign in"}
         </button>
-      </form>
+      </Form>
       {error !== null && <ErrorNotice error={error} />}
     </main>
   );

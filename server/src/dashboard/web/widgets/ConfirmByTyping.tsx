@@ -1,6 +1,7 @@
 // Widget: a destructive action confirmed by typing a given word (a project's name, a branch's
 // name); the button stays disabled until the text matches.
 import { useId, useState } from "react";
+import { Form } from "./Form";
 
 export interface ConfirmByTypingProps {
   /** What must be typed. */
@@ -16,12 +17,9 @@ export function ConfirmByTyping({ word, action, onConfirm, onCancel, busy = fals
   const [typed, setTyped] = useState("");
   const id = useId();
   return (
-    <form
+    <Form
       className="confirm"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (typed === word) onConfirm();
-      }}
+      onSubmit={() => typed === word && onConfirm()}
     >
       <label htmlFor={id}>
         This cannot be undone. Type <strong>{word}</strong> to confirm:
@@ -33,6 +31,6 @@ export function ConfirmByTyping({ word, action, onConfirm, onCancel, busy = fals
       <button type="button" onClick={onCancel}>
         Cancel
       </button>
-    </form>
+    </Form>
   );
 }
