@@ -51,7 +51,7 @@ stress-server: install
 demo: deps-run install
 	node server/bin.js demo
 
-# Rewrites docs/graphiql.png (tracked), so it is not part of the tests.
+# Rewrites docs/graphiql.png and docs/dashboard-*.png (tracked), so it is not part of the tests.
 screenshot: install
 	node server/dist/screenshot.mjs
 

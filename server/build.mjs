@@ -1,6 +1,8 @@
-// Build step for the server: bundles the TypeScript server into dist/main.mjs and GraphiQL (from
-// its npm packages, so the page works offline) into dist/graphiql/. Run: node server/build.mjs
-import { copyFile, mkdir } from "node:fs/promises";
+// Build step for the server: bundles the TypeScript server into dist/main.mjs, GraphiQL (from
+// its npm packages, so the page works offline) into dist/graphiql/, and the dashboard (React,
+// GraphiQL, the chart and table libraries, all from npm) into dist/dashboard/.
+// Run: node server/build.mjs
+import { copyFile, mkdir, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,23 +28,47 @@ export async function buildServer(outDir = join(here, "dist")) {
   });
 }
 
+// What every browser bundle shares: React's production build, minified, for today's browsers.
+const browserBundle = {
+  bundle: true,
+  platform: "browser",
+  target: "es2020",
+  minify: true,
+  define: { "process.env.NODE_ENV": '"production"' },
+  logLevel: "warning",
+};
+
 /** Bundles GraphiQL, React and the page's entry into graphiql.js and graphiql.css. */
 export async function buildGraphiql(outDir = join(here, "dist", "graphiql")) {
   await mkdir(outDir, { recursive: true });
   await build({
     entryPoints: [join(here, "src", "graphiql", "entry.ts")],
     outfile: join(outDir, "graphiql.js"),
-    bundle: true,
-    platform: "browser",
     format: "iife",
-    target: "es2020",
-    minify: true,
-    define: { "process.env.NODE_ENV": '"production"' },
-    logLevel: "warning",
+    ...browserBundle,
+  });
+  await copyFile(join(dirname(require.resolve("graphiql/package.json")), "graphiql.min.css"), join(outDir, "graphiql.css"));
+}
+
+/** Bundles the dashboard: dashboard.js (an ES module) with its lazily loaded chunks in chunks/,
+ * dashboard.css, and GraphiQL's stylesheet as graphiql.css. Nothing is fetched from elsewhere at
+ * run time. */
+export async function buildDashboard(outDir = join(here, "dist", "dashboard")) {
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(outDir, { recursive: true });
+  await build({
+    entryPoints: { dashboard: join(here, "src", "dashboard", "web", "main.tsx") },
+    outdir: outDir,
+    entryNames: "[name]",
+    chunkNames: "chunks/[name]-[hash]",
+    splitting: true,
+    format: "esm",
+    jsx: "automatic",
+    ...browserBundle,
   });
   await copyFile(join(dirname(require.resolve("graphiql/package.json")), "graphiql.min.css"), join(outDir, "graphiql.css"));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await Promise.all([buildServer(), buildGraphiql()]);
+  await Promise.all([buildServer(), buildGraphiql(), buildDashboard()]);
 }

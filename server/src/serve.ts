@@ -7,6 +7,7 @@ import { buildApp, endpointPath, graphiqlPath, type App } from "./app";
 import type { ServerConfig } from "./config";
 import type { ApiKeys } from "./keys";
 import { dataApiSettings, registerManagement } from "./management/plugin";
+import { dashboardRoute } from "./dashboard/dashboardRoute";
 import { checkExtraRoles, startupWarnings } from "./startupChecks";
 
 // Both the source file and the bundle in dist/ sit one folder below server/.
@@ -30,6 +31,7 @@ export async function serve(config: ServerConfig, assetsDir = defaultAssetsDir):
   if (config.management) {
     try {
       await registerManagement(app.fastify, { config: config.management, dataApi: dataApiSettings({ ...config, management: config.management }), processes: config.workers });
+      await app.fastify.register(dashboardRoute, {});
     } catch (e) {
       await app.close();
       throw e;

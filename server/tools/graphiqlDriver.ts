@@ -60,7 +60,8 @@ export async function openGraphiql(page: Page, url: string): Promise<void> {
 
 /** Replaces the editor's text with `query`, runs it and returns the response pane's text. */
 export async function runQuery(page: Page, query: string, expectText: string): Promise<string> {
-  // CodeMirror 5 keeps its editor object on the wrapper element.
+  // CodeMirror 5 keeps its editor object on the wrapper element, made once GraphiQL has mounted.
+  await page.locator(".graphiql-query-editor .CodeMirror").waitFor({ timeout: 30_000 });
   await page.evaluate((text) => {
     const wrapper = (globalThis as any).document.querySelector(".graphiql-query-editor .CodeMirror");
     wrapper.CodeMirror.setValue(text);

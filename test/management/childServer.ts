@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildServer } from "../../server/build.mjs";
+import { buildDashboard, buildServer } from "../../server/build.mjs";
 import { testSecretsKey } from "./support";
 
 const serverDir = fileURLToPath(new URL("../../server/", import.meta.url));
@@ -18,10 +18,11 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-/** Builds the bundle into server/.test-build-*, beside dist/, so its relative paths hold. */
-export async function buildPrivateBundle(): Promise<{ main: string; remove(): void }> {
+/** Builds the bundle into server/.test-build-*, beside dist/, so its relative paths hold; with
+ * `dashboard`, the dashboard's assets too, where the bundle serves them from. */
+export async function buildPrivateBundle(options: { dashboard?: boolean } = {}): Promise<{ main: string; remove(): void }> {
   const dir = mkdtempSync(join(serverDir, ".test-build-"));
-  await buildServer(dir);
+  await Promise.all([buildServer(dir), ...(options.dashboard ? [buildDashboard(join(dir, "dashboard"))] : [])]);
   return { main: join(dir, "main.mjs"), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -21,13 +21,14 @@ export interface ChildPlatform {
 
 let counter = 0;
 
-/** `args`: more command-line flags (e.g. `--statement-timeout 0`). */
-export async function startChildPlatform(name: string, args: string[] = []): Promise<ChildPlatform> {
+/** `args`: more command-line flags (e.g. `--statement-timeout 0`); `dashboard` builds and serves
+ * the dashboard too. */
+export async function startChildPlatform(name: string, args: string[] = [], options: { dashboard?: boolean } = {}): Promise<ChildPlatform> {
   const info = clusterInfo();
   counter += 1;
   const platformDatabase = `${name}_${process.pid}_${counter}`;
   const platformUrl = clusterUrl(info, platformDatabase);
-  const bundle = await buildPrivateBundle();
+  const bundle = await buildPrivateBundle(options);
   let server: ChildServer;
   try {
     server = await startChild(bundle.main, ["start", "--port", "0", "--log-level", "warn", ...args], {

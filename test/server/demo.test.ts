@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { buildServer } from "../../server/build.mjs";
+import { buildDashboard, buildServer } from "../../server/build.mjs";
 import { freshDatabase, type TestDatabase } from "../harness/db";
 
 const bin = fileURLToPath(new URL("../../server/bin.js", import.meta.url));
@@ -14,7 +14,7 @@ let installed = false;
 beforeAll(async () => {
   db = await freshDatabase();
   installed = ((await db.query("select 1 from pg_available_extensions where name = 'pg_graphql'")).rowCount ?? 0) > 0;
-  await buildServer();
+  await Promise.all([buildServer(), buildDashboard()]);
 });
 afterAll(async () => db.drop());
 
@@ -85,6 +85,12 @@ it("starts, answers, and on Ctrl-C stops and removes its cluster", async (ctx) =
 
     // The Management API runs beside it, with a first project whose own endpoint answers.
     expect(fields.get("access token")).toMatch(/^sbp_[a-f0-9]{40}$/);
+    // The dashboard's address signs in by its fragment, which the browser never sends.
+    const dashboard = fields.get("dashboard")!;
+    expect(dashboard).toBe(`${endpoint.replace("/graphql/v1", "/dashboard/")}#token=${fields.get("access token")}`);
+    const page = await fetch(dashboard);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
     const project = await fetch(fields.get("project GraphQL")!, {
       method: "POST",
       headers: { "content-type": "application/json", apikey: fields.get("project anon key")! },

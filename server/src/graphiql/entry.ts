@@ -1,9 +1,7 @@
 // Browser bundle entry (built by server/build.mjs): the page's JSON settings → a mounted GraphiQL
 // whose fetcher sends the apiKey header (shown, editable, in the headers editor).
-import { createElement } from "react";
 import { createRoot } from "react-dom/client";
-import { GraphiQL } from "graphiql";
-import { createGraphiQLFetcher } from "@graphiql/toolkit";
+import { graphiqlElement } from "./graphiqlElement";
 
 interface PageConfig {
   endpoint: string;
@@ -21,14 +19,7 @@ const config = JSON.parse(doc.getElementById("graphiql-config")?.textContent ?? 
 const container = doc.getElementById("graphiql");
 if (container) {
   const endpoint = new URL(config.endpoint, (globalThis as unknown as { location: { href: string } }).location.href).href;
-  const fetcher = createGraphiQLFetcher({ url: endpoint });
   createRoot(container as unknown as Parameters<typeof createRoot>[0]).render(
-    createElement(GraphiQL, {
-      fetcher,
-      headers: JSON.stringify(config.headers, null, 2),
-      shouldPersistHeaders: false,
-      defaultQuery: config.defaultQuery,
-      defaultEditorToolsVisibility: "headers",
-    }),
+    graphiqlElement({ endpoint, headers: config.headers, defaultQuery: config.defaultQuery }),
   );
 }

@@ -6,6 +6,7 @@ import { runTokenCommand } from "./cli/tokenCommand";
 import { projectSigningKey } from "./cli/jwtCommand";
 import { signUserToken } from "../userToken";
 import { demoSchemaSql, demoUser } from "../setup";
+import { dashboardPath } from "../dashboard/dashboardRoute";
 
 export async function demoPlatform(baseUrl: string, platformDatabaseUrl: string): Promise<Array<[string, string]>> {
   const token = (await runTokenCommand(platformDatabaseUrl, { kind: "create", email: "demo@example.com", name: "demo" })).trim();
@@ -28,6 +29,8 @@ export async function demoPlatform(baseUrl: string, platformDatabaseUrl: string)
   const userJwt = await signUserToken(signing.material, { ...demoUser, expiresInSeconds: 24 * 3600 });
   return [
     ["Management API", `${baseUrl}/v1`],
+    // The fragment signs the browser in; it never reaches the server or its logs.
+    ["dashboard", `${baseUrl}${dashboardPath}#token=${token}`],
     ["access token", token],
     ["organization", org.slug],
     ["project ref", project.ref],

@@ -11,6 +11,7 @@ import { projectPathPrefix } from "./dataApi/projectGraphql";
 import type { Services } from "./services";
 import { DatabaseRouter } from "./router/databaseRouter";
 import { projectRoutes } from "./router/projectRoutes";
+import { dashboardPath, dashboardRoute } from "../dashboard/dashboardRoute";
 
 export interface PlatformRunning {
   fastify: FastifyInstance;
@@ -52,6 +53,7 @@ export async function servePlatform(
     onServices: (s) => (services = s),
     ...pluginExtra,
   });
+  await fastify.register(dashboardRoute, {});
   fastify.get("/health", async (_request, reply) => {
     try {
       await services!.platform.rows("select 1");
@@ -110,6 +112,7 @@ export function platformBanner(running: { baseUrl: string; keyFile?: string | un
   const keyFile = running.keyFile;
   const rows: Array<[string, string]> = [
     ["Management API", `${running.baseUrl}/v1`],
+    ["Dashboard", `${running.baseUrl}${dashboardPath}`],
     ["OpenAPI", `${running.baseUrl}/v1/openapi.json`],
     ["Project GraphQL", `${running.baseUrl}${projectPathPrefix.replace(":ref", "<ref>")}/graphql/v1`],
     ["Health", `${running.baseUrl}/health`],
