@@ -11,7 +11,7 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { runTokenCommand } from "../../server/src/management/cli/tokenCommand";
-import { connectionBudget, recommendedMaxConnections } from "../../server/src/management/provision/connectionLimits";
+import { connectionBudget, recommendedMaxConnections } from "../../server/src/management/servers/connectionLimits";
 import { startCluster as startThrowawayCluster, stopCluster, type ClusterInfo } from "../../test/harness/cluster";
 import { repoDir, startServerProcess, type ServerProcess } from "./engines";
 import { median, wrkRunAsync, type Bounds, type HttpTarget, type RunFigures } from "./load";

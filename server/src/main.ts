@@ -8,7 +8,7 @@ import { runTokenCommand } from "./management/cli/tokenCommand";
 import { runOAuthAppCommand } from "./management/cli/oauthAppCommand";
 import { runJwtCommand } from "./jwtCommand";
 import { platformBanner, servePlatform } from "./management/servePlatform";
-import { loadOrCreateSecretsKey } from "./management/secretsKeyFile";
+import { loadOrCreateSecretsKey } from "./management/secrets/secretsKeyFile";
 import { reportReady, serverBanner, superviseWorkers } from "./workers";
 import { unreachable } from "../../src/util/invariant";
 

@@ -6,9 +6,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterInfo } from "../harness/db";
-import { jitLoginRole } from "../../server/src/management/settings/jitAccess";
-import { loginRoleGroup } from "../../server/src/management/settings/loginRoles";
-import { sweep } from "../../server/src/management/settings/sweep";
+import { jitLoginRole } from "../../server/src/management/access/jitAccess";
+import { loginRoleGroup } from "../../server/src/management/access/loginRoles";
+import { sweep } from "../../server/src/management/sweep";
 import { adminQuery, clusterUrl, type TestPlatform } from "./support";
 import { settingsContext, type SettingsContext } from "./settingsSupport";
 

@@ -4,7 +4,7 @@
 // those without one. The missing ones are printed, so the list of what is left is visible.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishedDocument } from "../../server/src/management/openapi/managementDocument";
-import { allHandlers } from "../../server/src/management/routes/index";
+import { allHandlers } from "../../server/src/management/areas";
 import { clusterInfo } from "../harness/db";
 import { adminQuery, api, clusterUrl, startPlatform, type TestPlatform } from "./support";
 

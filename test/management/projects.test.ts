@@ -1,7 +1,7 @@
 // The Management API's core path over real HTTP: a token from the token command, an organization,
 // a project made as a database from the template, its anon key, a GraphQL query at its own
 // endpoint, and a delete that leaves no database, role or record behind.
-import { allHandlers } from "../../server/src/management/routes/index";
+import { allHandlers } from "../../server/src/management/areas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterInfo } from "../harness/db";
 import { runTokenCommand } from "../../server/src/management/cli/tokenCommand";

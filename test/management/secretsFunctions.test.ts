@@ -3,7 +3,7 @@
 // for byte.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SecretCipher } from "../../server/src/management/store/secretCipher";
+import { SecretCipher } from "../../server/src/management/secrets/secretCipher";
 import { adminQuery, api, startPlatform, testSecretsKey, type TestPlatform } from "./support";
 
 let platform: TestPlatform;

@@ -5,8 +5,8 @@
 // a backup restored gives the rows back; failed authentication bans an address.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterInfo } from "../harness/db";
-import { scramVerifier } from "../../server/src/management/provision/scramVerifier";
-import { sweep } from "../../server/src/management/settings/sweep";
+import { scramVerifier } from "../../server/src/management/projects/scramVerifier";
+import { sweep } from "../../server/src/management/sweep";
 import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, type TestPlatform } from "./support";
 import { makeProject, seed, settingsContext, type SettingsContext } from "./settingsSupport";
 

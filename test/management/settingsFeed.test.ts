@@ -5,7 +5,7 @@
 // when it reconnects.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterInfo } from "../harness/db";
-import { sweep } from "../../server/src/management/settings/sweep";
+import { sweep } from "../../server/src/management/sweep";
 import { listenerName } from "../../server/src/management/platform/changeFeed";
 import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, type ApiResponse, type TestPlatform } from "./support";
 import { makeProject, seed } from "./settingsSupport";

@@ -1,7 +1,7 @@
 // CLI stage (Management API): flags and environment → the typed settings of the platform mode,
 // and the `token` subcommands. Called from the server's own config parser, which passes `fail`
 // (raising its ConfigError) so this module does not import it back.
-import { defaultSecretsKeyFile } from "./secretsKeyFile";
+import { defaultSecretsKeyFile } from "./secrets/secretsKeyFile";
 import type { TenantUrlPolicy } from "./outbound/tenantUrls";
 
 export interface ManagementConfig {
@@ -33,7 +33,7 @@ export interface ManagementConfig {
   routerProjectSessions?: number;
   routerSessions?: number;
   /** Data API connections each project server gives to every server process together; absent:
-   * worked out from its max_connections (see provision/connectionLimits.ts). */
+   * worked out from its max_connections (see servers/connectionLimits.ts). */
   dataApiConnections?: number;
   /** Server instances (each with its `--workers`) sharing the project servers; default 1. */
   serverInstances?: number;

@@ -10,12 +10,12 @@ import type { DataApiSettings } from "./dataApi/projectPools";
 import { v1Api } from "./http/v1Api";
 import { oauthRoutes } from "./oauth/oauthRoutes";
 import type { ManagementConfig } from "./managementConfig";
-import type { ProvisionStep } from "./provision/provisioner";
-import type { ApiArea } from "./routes/operation";
+import type { ProvisionStep } from "./projects/provisioner";
+import type { ApiArea } from "./http/operation";
 import type { Services } from "./services";
 import { startServices } from "./startServices";
-import { loadOrCreateSecretsKey } from "./secretsKeyFile";
-import { startSweeps } from "./settings/sweep";
+import { loadOrCreateSecretsKey } from "./secrets/secretsKeyFile";
+import { startSweeps } from "./sweep";
 import { startBranchPurges } from "./branches/branchLifecycle";
 
 export interface ManagementPluginOptions {

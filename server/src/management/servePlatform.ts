@@ -9,8 +9,8 @@ import type { PlatformServerConfig } from "../config";
 import { dataApiSettings, registerManagement, type ManagementPluginOptions } from "./plugin";
 import { projectPathPrefix } from "./dataApi/projectGraphql";
 import type { Services } from "./services";
-import { DatabaseRouter } from "./router/databaseRouter";
-import { projectRoutes } from "./router/projectRoutes";
+import { DatabaseRouter } from "./pgRouter/databaseRouter";
+import { projectRoutes } from "./pgRouter/projectRoutes";
 import { dashboardPath, dashboardRoute } from "../dashboard/dashboardRoute";
 
 export interface PlatformRunning {

@@ -3,7 +3,7 @@
 // (the hosted defaults where the document's example or the seed names one; otherwise null
 // where the schema allows it, else false, 0 or "").
 import { publishedDocument } from "../openapi/managementDocument";
-import type { AuthConfigFields } from "../store/authConfigStore";
+import type { AuthConfigFields } from "./authConfigStore";
 import { newerFields } from "./authNewerFields";
 
 const knownDefaults: AuthConfigFields = {

@@ -5,7 +5,7 @@
 import { importJWK, type JSONWebKeySet, type JWK } from "jose";
 import { ApiError } from "../http/apiError";
 import { fetchTenantJson, TenantFetchError, type TenantUrlPolicy } from "../outbound/tenantUrls";
-import { refuseShortRsa } from "./signingKeyMaterial";
+import { refuseShortRsa } from "../keys/signingKeyMaterial";
 
 export type Resolution = { kind: "resolved"; jwks: JSONWebKeySet } | { kind: "failed"; error: string };
 

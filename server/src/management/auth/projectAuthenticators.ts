@@ -8,12 +8,12 @@ import { allowedRoles, type Authenticator } from "../../identity";
 import { asymmetricAlgorithms, JwtVerifier, sharedSecretSource, type KeySource } from "../../jwtVerifier";
 import { Keyring } from "../../keys";
 import type { Sql } from "../platform/sql";
-import { ApiKeyStore, type ApiKeyRecord } from "../store/apiKeyStore";
-import { readKeyState } from "../store/keyStateStore";
-import type { ProjectRecord } from "../store/projectStore";
-import { SigningKeyStore, type SigningKeyRecord } from "../store/signingKeyStore";
-import { ThirdPartyAuthStore, type ThirdPartyAuthRecord } from "../store/thirdPartyAuthStore";
-import { sharedSecretBytes } from "./signingKeyMaterial";
+import { ApiKeyStore, type ApiKeyRecord } from "../keys/apiKeyStore";
+import { readKeyState } from "../keys/keyStateStore";
+import type { ProjectRecord } from "../projects/projectStore";
+import { SigningKeyStore, type SigningKeyRecord } from "../keys/signingKeyStore";
+import { ThirdPartyAuthStore, type ThirdPartyAuthRecord } from "./thirdPartyAuthStore";
+import { sharedSecretBytes } from "../keys/signingKeyMaterial";
 
 /** The claims an opaque key runs with: publishable → anon; secret → its template, else service_role. */
 export function opaqueKeyClaims(key: Pick<ApiKeyRecord, "type" | "secret_jwt_template">): JWTPayload {

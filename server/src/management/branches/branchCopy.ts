@@ -5,12 +5,12 @@
 // the branch's owner.
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ServerDoor } from "../door/superuserDoor";
-import { dumpAs } from "../project/logicalDump";
-import type { ProjectLogins } from "../project/projectLogins";
-import { restoreIntoTemplateCopy } from "../project/projectRestore";
-import type { ProjectServers } from "../provision/projectServers";
+import { dumpAs } from "../backups/logicalDump";
+import type { ProjectLogins } from "../sessions/projectLogins";
+import { restoreIntoTemplateCopy } from "../backups/projectRestore";
+import type { ProjectServers } from "../servers/projectServers";
 import { sqlState } from "../platform/sql";
-import type { ProjectRecord } from "../store/projectStore";
+import type { ProjectRecord } from "../projects/projectStore";
 import { defaultAclRows, handOverToBranchOwner } from "./ownerHandover";
 
 export interface BranchCopyDeps {

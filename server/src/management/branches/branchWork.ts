@@ -7,13 +7,13 @@ import { randomBytes } from "node:crypto";
 import { createClient } from "@pgkit/client";
 import { run as migra } from "@pgkit/migra";
 import { templateDatabase } from "../door/projectTemplate";
-import type { ProjectAccess } from "../project/projectLogins";
-import type { ProjectSession } from "../project/projectSession";
-import { projectNames } from "../provision/projectNames";
-import { ownerDefaultPrivileges } from "../project/ownerDefaultPrivileges";
+import type { ProjectAccess } from "../sessions/projectLogins";
+import type { ProjectSession } from "../sessions/projectSession";
+import { projectNames } from "../projects/projectNames";
+import { ownerDefaultPrivileges } from "../projects/ownerDefaultPrivileges";
 import type { Services } from "../services";
-import type { ActionRun, BranchRecord, RunStep } from "../store/branchStore";
-import type { ProjectRecord } from "../store/projectStore";
+import type { ActionRun, BranchRecord, RunStep } from "./branchStore";
+import type { ProjectRecord } from "../projects/projectStore";
 import { applyMigrations, migrationsOf, type Migration } from "./branchMigrations";
 
 function onProject<T>(services: Services, project: ProjectRecord, access: ProjectAccess, work: (session: ProjectSession) => Promise<T>): Promise<T> {

@@ -8,10 +8,10 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import format from "pg-format";
 import type { ServerDoor } from "../door/superuserDoor";
-import type { ProjectServers } from "../provision/projectServers";
-import { scramVerifier } from "../provision/scramVerifier";
+import type { ProjectServers } from "../servers/projectServers";
+import { scramVerifier } from "../projects/scramVerifier";
 import { sqlOn } from "../platform/sql";
-import type { ProjectRecord } from "../store/projectStore";
+import type { ProjectRecord } from "../projects/projectStore";
 
 export interface DefaultAclRow {
   schema: string | null;

@@ -1,9 +1,9 @@
 // CLI stage (Management API): a project's ref → the key its user tokens are signed with today:
 // its in-use signing key (asymmetric or shared), else its JWT secret. Read from the platform.
 import { openPlatform } from "../services";
-import { sharedSecretBytes } from "../auth/signingKeyMaterial";
-import { ProjectStore } from "../store/projectStore";
-import { SigningKeyStore } from "../store/signingKeyStore";
+import { sharedSecretBytes } from "../keys/signingKeyMaterial";
+import { ProjectStore } from "../projects/projectStore";
+import { SigningKeyStore } from "../keys/signingKeyStore";
 import type { SigningMaterial } from "../../userToken";
 
 export interface ProjectSigningKey {

@@ -3,7 +3,7 @@
 import { unreachable } from "../../../../src/util/invariant";
 import type { TokenCommand } from "../managementConfig";
 import { openPlatform } from "../services";
-import { UserStore } from "../store/userStore";
+import { UserStore } from "../users/userStore";
 
 export async function runTokenCommand(platformDatabaseUrl: string, command: TokenCommand): Promise<string> {
   const platform = await openPlatform(platformDatabaseUrl);

@@ -8,8 +8,8 @@ import { acceptJsonAsText, answerGraphql, type Resolving } from "../../graphqlRo
 import { fail } from "../../httpErrors";
 import { identify } from "../../identity";
 import { payloadFromBody, payloadFromSearch } from "../../payload";
-import type { NetworkBans } from "../settings/networkBans";
-import { clientAddress } from "../settings/networkRestrictions";
+import type { NetworkBans } from "../access/networkBans";
+import { clientAddress } from "../access/networkRestrictions";
 import type { ProjectEntry, ProjectPools } from "./projectPools";
 
 export const projectPathPrefix = "/project/:ref";

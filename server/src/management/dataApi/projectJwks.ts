@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { fail } from "../../httpErrors";
 import type { Services } from "../services";
-import { SigningKeyStore } from "../store/signingKeyStore";
+import { SigningKeyStore } from "../keys/signingKeyStore";
 import { projectPathPrefix, refHost } from "./projectGraphql";
 
 const jwksPath = "/auth/v1/.well-known/jwks.json";

@@ -8,11 +8,11 @@ import type { DocumentLimits } from "../../config";
 import { Database } from "../../database";
 import type { Authenticator } from "../../identity";
 import type { ProjectAuthenticators } from "../auth/projectAuthenticators";
-import type { ProjectServers } from "../provision/projectServers";
-import type { ProjectRecord, ProjectStore } from "../store/projectStore";
+import type { ProjectServers } from "../servers/projectServers";
+import type { ProjectRecord, ProjectStore } from "../projects/projectStore";
 import type { DataApiTuning } from "../settings/dataApiTuning";
 import type { ProjectHolds } from "./projectHolds";
-import { ServerConnections } from "./serverConnections";
+import { ServerConnections } from "../servers/serverConnections";
 
 export interface ProjectEntry {
   project: ProjectRecord;

@@ -4,13 +4,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import openapiGlue from "fastify-openapi-glue";
 import { implementedDocument } from "../openapi/managementDocument";
-import { allHandlers } from "../routes/index";
-import type { ApiArea, OAuthGrant } from "../routes/operation";
+import { allHandlers } from "../areas";
+import type { ApiArea, OAuthGrant } from "./operation";
 import { oauthCaller, operationScopes } from "../oauth/oauthBearer";
 import { OAuthStore } from "../oauth/oauthStore";
 import type { Services } from "../services";
-import { bearerToken } from "../store/accessToken";
-import type { User } from "../store/userStore";
+import { bearerToken } from "../users/accessToken";
+import type { User } from "../users/userStore";
 import { PoolBusyError, sqlState } from "../platform/sql";
 import { ServerNotConfiguredError } from "../door/superuserDoor";
 import { ApiError } from "./apiError";

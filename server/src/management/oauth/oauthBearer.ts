@@ -2,8 +2,8 @@
 // or the refusal (unknown, revoked, expired, or lacking the scope the operation names in the
 // OpenAPI document's `x-oauth-scope`).
 import type { OpenApiDocument } from "../openapi/managementDocument";
-import type { OAuthGrant } from "../routes/operation";
-import type { User } from "../store/userStore";
+import type { OAuthGrant } from "../http/operation";
+import type { User } from "../users/userStore";
 import type { Sql } from "../platform/sql";
 import type { OAuthStore } from "./oauthStore";
 

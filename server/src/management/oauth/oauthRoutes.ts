@@ -8,7 +8,7 @@ import formbody from "@fastify/formbody";
 import OAuth2Server, { OAuthError, Request as OAuthRequest, Response as OAuthResponse } from "@node-oauth/oauth2-server";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Services } from "../services";
-import { bearerToken } from "../store/accessToken";
+import { bearerToken } from "../users/accessToken";
 import { consentPage, errorPage, signInPage } from "./consentPage";
 import { oauthModel, type GrantingUser } from "./oauthModel";
 import { OAuthStore, type OAuthApp } from "./oauthStore";

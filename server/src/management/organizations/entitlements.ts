@@ -3,7 +3,7 @@
 // a feature is granted when this server carries it out, and refused when it only records the
 // setting (disk, compute, domains) or has no service for it (Storage, Realtime, Auth, PITR).
 import { maxFileBytes } from "../functions/functionUploads";
-import { keptScheduled } from "../settings/backups";
+import { keptScheduled } from "../backups/backups";
 
 export type EntitlementType = "boolean" | "numeric" | "set";
 

@@ -1,6 +1,6 @@
 // Settings stage: a project's stored settings → how its data API runs requests now (search path,
 // pool size, whether mutations are refused). Pools are reopened when these change.
-import { networkFilter, type AllowedNetworks } from "./networkRestrictions";
+import { networkFilter, type AllowedNetworks } from "../access/networkRestrictions";
 import { readOnlyNow, searchPathOf, type ProjectSettings } from "./settingsStore";
 
 export interface DataApiTuning {

@@ -6,7 +6,7 @@ import { DirectiveError, schemaDirectives } from "../../../../src/catalog/direct
 import type { ProjectPools } from "../dataApi/projectPools";
 import { ApiError } from "../http/apiError";
 import { sqlState, type Sql } from "../platform/sql";
-import type { ProjectRecord } from "../store/projectStore";
+import type { ProjectRecord } from "../projects/projectStore";
 import { withMaxRows } from "./graphqlDirective";
 import { schemaList, type ProjectSettings, type SettingsStore } from "./settingsStore";
 

@@ -2,7 +2,7 @@
 // pages ordered by name or insertion time; the cursor is the id of a page's last snippet, so the
 // next page starts after that row (keyset paging, stable under inserts).
 import type { Sql } from "../platform/sql";
-import { isoColumn } from "../store/isoColumn";
+import { isoColumn } from "../platform/isoColumn";
 
 export type SnippetSortColumn = "name" | "inserted_at";
 export type SortOrder = "asc" | "desc";
