@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishedDocument } from "../../server/src/management/openapi/managementDocument";
 import { api, startPlatform, type TestPlatform } from "./support";
-import { newerFields } from "../../server/src/management/auth/authNewerFields";
+import { newerFields } from "../../server/src/management/openapi/authNewerFields";
 
 let platform: TestPlatform;
 let token: string;

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignJWT } from "jose";
 import pg from "pg";
 import { clusterInfo } from "../harness/db";
-import { projectNames } from "../../server/src/management/projects/projectNames";
+import { projectNames } from "../../server/src/management/tenants/projectNames";
 import { ServerDoor } from "../../server/src/management/door/superuserDoor";
-import { scramVerifier } from "../../server/src/management/projects/scramVerifier";
+import { scramVerifier } from "../../server/src/management/tenants/scramVerifier";
 import type { ProvisionStep } from "../../server/src/management/projects/provisioner";
 import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, tracesOf, type TestPlatform } from "./support";
 

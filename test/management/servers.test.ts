@@ -1,7 +1,7 @@
 // Several project servers: a second throwaway cluster next to the run's one. New projects go to
 // the server with the fewest projects and record it; each project's GraphQL answers by path and
 // by Host header (`<ref>.<domain>`), also next to a single-database /graphql/v1 in one process.
-import { dataApiTuning } from "../../server/src/management/settings/dataApiTuning";
+import { dataApiTuning } from "../../server/src/management/dataApi/dataApiTuning";
 import { ProjectAuthenticators } from "../../server/src/management/auth/projectAuthenticators";
 import { defaultSettings } from "../../server/src/config";
 import { dataApiSettings } from "../../server/src/management/plugin";

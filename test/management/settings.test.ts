@@ -5,7 +5,7 @@
 // a backup restored gives the rows back; failed authentication bans an address.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterInfo } from "../harness/db";
-import { scramVerifier } from "../../server/src/management/projects/scramVerifier";
+import { scramVerifier } from "../../server/src/management/tenants/scramVerifier";
 import { sweep } from "../../server/src/management/sweep";
 import { adminQuery, api, clusterUrl, graphqlAt, startPlatform, type TestPlatform } from "./support";
 import { makeProject, seed, settingsContext, type SettingsContext } from "./settingsSupport";

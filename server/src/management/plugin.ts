@@ -8,6 +8,7 @@ import { registerFunctionUploads } from "./functions/functionUploads";
 import { registerRequestLog } from "./logs/requestLog";
 import type { DataApiSettings } from "./dataApi/projectPools";
 import { v1Api } from "./http/v1Api";
+import { allHandlers } from "./areas";
 import { oauthRoutes } from "./oauth/oauthRoutes";
 import type { ManagementConfig } from "./managementConfig";
 import type { ProvisionStep } from "./projects/provisioner";
@@ -82,7 +83,7 @@ async function managementPlugin(fastify: FastifyInstance, options: ManagementPlu
   if (options.config.requestLogs !== false) registerRequestLog(fastify, services.logWriter);
   await registerFunctionUploads(fastify);
   await fastify.register(oauthRoutes, { services });
-  await fastify.register(v1Api, { services, ...(options.areas ? { areas: options.areas } : {}) });
+  await fastify.register(v1Api, { services, handlers: allHandlers(options.areas) });
   await fastify.register(registerProjectGraphql, {
     pools: services.pools,
     bans: services.bans,

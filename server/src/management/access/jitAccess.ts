@@ -5,11 +5,11 @@
 // time and drops login roles left with none. The networks are checked at authorization only.
 import { isIP } from "node:net";
 import type { SuperuserDoor } from "../door/superuserDoor";
-import { ApiError } from "../http/apiError";
+import { invalid } from "../errors/domainError";
 import type { SqlPool } from "../platform/sql";
-import { projectNames } from "../projects/projectNames";
-import { scramVerifier } from "../projects/scramVerifier";
-import type { ProjectRecord } from "../projects/projectStore";
+import { projectNames } from "../tenants/projectNames";
+import { scramVerifier } from "../tenants/scramVerifier";
+import type { ProjectRecord } from "../tenants/projectStore";
 import { checkCidrs, networkFilter, type AllowedNetworks } from "./networkRestrictions";
 
 interface Cidr {
@@ -34,7 +34,7 @@ interface GrantRow {
 function projectRole(project: ProjectRecord, role: string): string {
   if (role === "postgres") return project.owner_role;
   if ([project.owner_role, "anon", "authenticated", "service_role"].includes(role)) return role;
-  throw new ApiError(400, `Role ${role} cannot be granted on project ${project.ref}: use postgres, anon, authenticated or service_role`);
+  throw invalid(`Role ${role} cannot be granted on project ${project.ref}: use postgres, anon, authenticated or service_role`);
 }
 
 function shape(row: GrantRow): JitRole {
@@ -80,7 +80,7 @@ export class JitAccess {
       "select 1 from platform.organization_members where organization_slug = $1 and user_id::text = $2",
       [project.organization_slug, userId],
     );
-    if (!member) throw new ApiError(400, `User ${userId} is not a member of the project's organization`);
+    if (!member) throw invalid(`User ${userId} is not a member of the project's organization`);
     const checked: Array<JitRole & AllowedNetworks> = [];
     for (const r of roles) {
       projectRole(project, r.role);
@@ -107,18 +107,18 @@ export class JitAccess {
 
   /** The caller takes a granted role now, from `rhost`: its login role gets the role. */
   async authorize(project: ProjectRecord, userId: string, token: string, role: string, rhost: string): Promise<JitRole> {
-    if (!(await this.enabled(project.ref))) throw new ApiError(400, `Just-in-time access is disabled for project ${project.ref}: enable it with PUT /v1/projects/${project.ref}/jit-access`);
-    if (isIP(rhost) === 0) throw new ApiError(400, `rhost must be an IP address, got "${rhost}"`);
+    if (!(await this.enabled(project.ref))) throw invalid(`Just-in-time access is disabled for project ${project.ref}: enable it with PUT /v1/projects/${project.ref}/jit-access`);
+    if (isIP(rhost) === 0) throw invalid(`rhost must be an IP address, got "${rhost}"`);
     const grant = await this.platform.one<GrantRow>(
       "select user_id::text, role, expires_at, allowed_v4, allowed_v6 from platform.jit_grants where ref = $1 and user_id = $2 and role = $3",
       [project.ref, userId, role],
     );
     const nowSeconds = this.now() / 1000;
     if (!grant || (grant.expires_at !== null && grant.expires_at <= nowSeconds)) {
-      throw new ApiError(400, `You have no current just-in-time grant of role ${role} on project ${project.ref}`);
+      throw invalid(`You have no current just-in-time grant of role ${role} on project ${project.ref}`);
     }
     if (!networkFilter({ v4: grant.allowed_v4, v6: grant.allowed_v6 })(rhost)) {
-      throw new ApiError(400, `${rhost} is not in the networks allowed for role ${role}`);
+      throw invalid(`${rhost} is not in the networks allowed for role ${role}`);
     }
     const login = jitLoginRole(project.ref, userId);
     const until = grant.expires_at === null ? "infinity" : new Date(grant.expires_at * 1000).toISOString();

@@ -6,9 +6,9 @@
 import { randomBytes } from "node:crypto";
 import type { SuperuserDoor } from "../door/superuserDoor";
 import type { Sql } from "../platform/sql";
-import { projectNames } from "../projects/projectNames";
-import { scramVerifier } from "../projects/scramVerifier";
-import type { ProjectRecord } from "../projects/projectStore";
+import { projectNames } from "../tenants/projectNames";
+import { scramVerifier } from "../tenants/scramVerifier";
+import type { ProjectRecord } from "../tenants/projectStore";
 
 export { loginRoleGroup } from "../door/doorRoles";
 export const loginRoleTtlSeconds = 3600;

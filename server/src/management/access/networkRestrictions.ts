@@ -2,7 +2,7 @@
 // reads them: cidr.ts) → stored, enforced by the data API on the client's address, and on servers whose
 // pg_hba.conf this process can write, by a managed block of rules (see hbaBlock.ts).
 import { BlockList, isIPv4, isIPv6 } from "node:net";
-import { ApiError } from "../http/apiError";
+import { invalid } from "../errors/domainError";
 import type { Sql } from "../platform/sql";
 import { parseCidr } from "./cidr";
 
@@ -56,8 +56,8 @@ export function checkCidrs(networks: AllowedNetworks): AllowedNetworks {
     const out: string[] = [];
     for (const text of list) {
       const cidr = parseCidr(text);
-      if (cidr.kind === "invalid") throw new ApiError(400, `${field}: ${cidr.message}; nothing was changed`);
-      if (cidr.family !== family) throw new ApiError(400, `${field}: "${text}" is not an IPv${family} network; nothing was changed`);
+      if (cidr.kind === "invalid") throw invalid(`${field}: ${cidr.message}; nothing was changed`);
+      if (cidr.family !== family) throw invalid(`${field}: "${text}" is not an IPv${family} network; nothing was changed`);
       out.push(cidr.text);
     }
     return [...new Set(out)];

@@ -6,7 +6,7 @@ import { applyHbaBlock } from "./hbaBlock";
 import { isIP } from "node:net";
 import { ApiError } from "../http/apiError";
 import { checkCidrs, clientAddress, type AllowedNetworks, type RestrictionsRow } from "./networkRestrictions";
-import type { ProjectRecord } from "../projects/projectStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 import { requireProject } from "../http/access";
 import type { ApiArea, Answer, Call } from "../http/operation";
 

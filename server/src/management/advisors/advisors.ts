@@ -1,6 +1,6 @@
 // Project stage (advisors): a read-only session on the project's database → the lints of one
 // category that its catalog and statistics show now, in the hosted API's lint shape.
-import type { ProjectSession } from "../sessions/projectSession";
+import type { ProjectSession } from "../tenants/projectSession";
 import type { Finding, Lint, LintCategory, LintDefinition } from "./lint";
 import { performanceLints } from "./performanceLints";
 import { securityLints } from "./securityLints";

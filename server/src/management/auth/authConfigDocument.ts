@@ -4,7 +4,7 @@
 // where the schema allows it, else false, 0 or "").
 import { publishedDocument } from "../openapi/managementDocument";
 import type { AuthConfigFields } from "./authConfigStore";
-import { newerFields } from "./authNewerFields";
+import { newerFields } from "../openapi/authNewerFields";
 
 const knownDefaults: AuthConfigFields = {
   site_url: "http://localhost:3000",

@@ -3,7 +3,7 @@
 // under the tenant-URL rule (outbound/tenantUrls). A failed fetch is the answer (recorded and
 // shown by its kind), never an invented key set; what was fetched is never quoted back.
 import { importJWK, type JSONWebKeySet, type JWK } from "jose";
-import { ApiError } from "../http/apiError";
+import { DomainError, invalid } from "../errors/domainError";
 import { fetchTenantJson, TenantFetchError, type TenantUrlPolicy } from "../outbound/tenantUrls";
 import { refuseShortRsa } from "../keys/signingKeyMaterial";
 
@@ -14,16 +14,16 @@ const privateMembers = ["d", "p", "q", "dp", "dq", "qi", "k"];
 /** A key set of public asymmetric keys that jose can use, or a 400 naming what is wrong. */
 export async function checkedJwks(field: string, value: unknown): Promise<JSONWebKeySet> {
   const keys = (value as { keys?: unknown } | null)?.keys;
-  if (!Array.isArray(keys) || keys.length === 0) throw new ApiError(400, `${field} must be a JWKS document: {"keys": [ ... ]} with at least one key`);
+  if (!Array.isArray(keys) || keys.length === 0) throw invalid(`${field} must be a JWKS document: {"keys": [ ... ]} with at least one key`);
   for (const [i, key] of keys.entries()) {
     const jwk = key as JWK;
-    if (typeof jwk !== "object" || jwk === null || jwk.kty === "oct") throw new ApiError(400, `${field}.keys[${i}] must be a public asymmetric key`);
-    if (privateMembers.some((m) => m in jwk)) throw new ApiError(400, `${field}.keys[${i}] holds private key material; send the public key only`);
+    if (typeof jwk !== "object" || jwk === null || jwk.kty === "oct") throw invalid(`${field}.keys[${i}] must be a public asymmetric key`);
+    if (privateMembers.some((m) => m in jwk)) throw invalid(`${field}.keys[${i}] holds private key material; send the public key only`);
     refuseShortRsa(`${field}.keys[${i}]`, jwk);
     try {
       await importJWK(jwk, jwk.alg ?? (jwk.kty === "RSA" ? "RS256" : jwk.kty === "EC" ? "ES256" : "EdDSA"));
     } catch (e) {
-      throw new ApiError(400, `${field}.keys[${i}] is not a usable key: ${(e as Error).message}`);
+      throw invalid(`${field}.keys[${i}] is not a usable key: ${(e as Error).message}`);
     }
   }
   return { keys: keys as JWK[] };
@@ -53,7 +53,7 @@ export async function resolveJwks(issuer: URL | undefined, jwksUrl: URL | undefi
   try {
     return { kind: "resolved", jwks: await checkedJwks(`the key set at ${location.label}`, await fetchTenantJson(location.url, policy)) };
   } catch (e) {
-    if (e instanceof ApiError) return { kind: "failed", error: e.message };
+    if (e instanceof DomainError) return { kind: "failed", error: e.message };
     if (e instanceof TenantFetchError) return { kind: "failed", error: `could not fetch keys from ${location.label}: ${e.message}` };
     throw e;
   }

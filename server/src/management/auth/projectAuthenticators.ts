@@ -10,7 +10,7 @@ import { Keyring } from "../../keys";
 import type { Sql } from "../platform/sql";
 import { ApiKeyStore, type ApiKeyRecord } from "../keys/apiKeyStore";
 import { readKeyState } from "../keys/keyStateStore";
-import type { ProjectRecord } from "../projects/projectStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 import { SigningKeyStore, type SigningKeyRecord } from "../keys/signingKeyStore";
 import { ThirdPartyAuthStore, type ThirdPartyAuthRecord } from "./thirdPartyAuthStore";
 import { sharedSecretBytes } from "../keys/signingKeyMaterial";

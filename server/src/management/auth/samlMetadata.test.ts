@@ -1,13 +1,15 @@
-// Unit tests of the SAML metadata reader's bounds: size and nesting are refused with a 400 before
+// Unit tests of the SAML metadata reader's bounds: size and nesting are refused as invalid before
 // the parser's recursive steps run, and a fetched document is never quoted in a refusal.
 import { describe, expect, it } from "vitest";
 import { parseSamlMetadata, samlMetadataLimits } from "./samlMetadata";
+import { DomainError } from "../errors/domainError";
 
-function refusal(xml: string, source: "metadata_xml" | "metadata_url"): { status: number; message: string } {
+function refusal(xml: string, source: "metadata_xml" | "metadata_url"): { kind: string; message: string } {
   try {
     parseSamlMetadata(xml, source);
   } catch (e) {
-    return { status: (e as { statusCode: number }).statusCode, message: (e as Error).message };
+    if (!(e instanceof DomainError)) throw e;
+    return { kind: e.kind, message: e.message };
   }
   throw new Error("accepted");
 }
@@ -15,13 +17,13 @@ function refusal(xml: string, source: "metadata_xml" | "metadata_url"): { status
 describe("SAML metadata bounds", () => {
   it("refuses a document past the size limit without reading it", () => {
     const xml = `<a>${" ".repeat(samlMetadataLimits.maxBytes)}</a>`;
-    expect(refusal(xml, "metadata_xml")).toEqual({ status: 400, message: "metadata_xml: the metadata is larger than 1 MiB" });
+    expect(refusal(xml, "metadata_xml")).toEqual({ kind: "invalid", message: "metadata_xml: the metadata is larger than 1 MiB" });
   });
 
   it("refuses nesting past the depth limit, and reads a document just within it", () => {
     const deep = (levels: number) => `${"<a>".repeat(levels)}${"</a>".repeat(levels)}`;
-    expect(refusal(deep(samlMetadataLimits.maxDepth + 1), "metadata_xml")).toEqual({ status: 400, message: "metadata_xml: the metadata nests elements deeper than 32 levels" });
-    expect(refusal(deep(140_000), "metadata_url")).toEqual({ status: 400, message: "metadata_url: the metadata nests elements deeper than 32 levels" });
+    expect(refusal(deep(samlMetadataLimits.maxDepth + 1), "metadata_xml")).toEqual({ kind: "invalid", message: "metadata_xml: the metadata nests elements deeper than 32 levels" });
+    expect(refusal(deep(140_000), "metadata_url")).toEqual({ kind: "invalid", message: "metadata_url: the metadata nests elements deeper than 32 levels" });
     expect(refusal(deep(samlMetadataLimits.maxDepth), "metadata_xml").message).toBe("metadata_xml has no EntityDescriptor element");
   });
 

@@ -4,7 +4,7 @@
 // is a 400; for fetched metadata the message never quotes the document.
 import { X509Certificate } from "node:crypto";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { ApiError } from "../http/apiError";
+import { invalid } from "../errors/domainError";
 
 export interface SamlMetadata {
   entityId: string;
@@ -42,7 +42,7 @@ function certificatesOf(idp: Node, source: MetadataSource): string[] {
     try {
       new X509Certificate(Buffer.from(base64, "base64"));
     } catch {
-      throw new ApiError(400, `${source}: signing certificate ${i + 1} is not a valid X.509 certificate`);
+      throw invalid(`${source}: signing certificate ${i + 1} is not a valid X.509 certificate`);
     }
     return base64;
   });
@@ -51,20 +51,20 @@ function certificatesOf(idp: Node, source: MetadataSource): string[] {
 /** The parsed document, after the checks that keep the parser's work bounded. */
 function parsed(xml: string, source: MetadataSource): Node {
   if (Buffer.byteLength(xml, "utf8") > samlMetadataLimits.maxBytes) {
-    throw new ApiError(400, `${source}: the metadata is larger than ${samlMetadataLimits.maxBytes / (1024 * 1024)} MiB`);
+    throw invalid(`${source}: the metadata is larger than ${samlMetadataLimits.maxBytes / (1024 * 1024)} MiB`);
   }
   // The validator keeps its own stack of open tags (no recursion), so it is safe at any depth.
   const valid = XMLValidator.validate(xml);
   if (valid !== true) {
     const detail = source === "metadata_xml" ? `: ${valid.err.msg} (line ${valid.err.line})` : "";
-    throw new ApiError(400, `${source} is not well-formed XML${detail}`);
+    throw invalid(`${source} is not well-formed XML${detail}`);
   }
   try {
     return parser.parse(xml) as Node;
   } catch (e) {
     // The parser stops at maxNestedTags, before its recursive steps could exhaust the stack.
-    if (/nested/i.test((e as Error).message)) throw new ApiError(400, `${source}: the metadata nests elements deeper than ${samlMetadataLimits.maxDepth} levels`);
-    throw new ApiError(400, `${source} could not be read as XML`);
+    if (/nested/i.test((e as Error).message)) throw invalid(`${source}: the metadata nests elements deeper than ${samlMetadataLimits.maxDepth} levels`);
+    throw invalid(`${source} could not be read as XML`);
   }
 }
 
@@ -72,12 +72,12 @@ export function parseSamlMetadata(xml: string, source: MetadataSource): SamlMeta
   const document = parsed(xml, source);
   const entities = (document["EntitiesDescriptor"] as Node | undefined)?.["EntityDescriptor"] ?? document["EntityDescriptor"];
   const entity = list(entities)[0];
-  if (!entity) throw new ApiError(400, `${source} has no EntityDescriptor element`);
+  if (!entity) throw invalid(`${source} has no EntityDescriptor element`);
   const entityId = entity["@_entityID"];
-  if (typeof entityId !== "string" || entityId.trim() === "") throw new ApiError(400, `${source}: the EntityDescriptor has no entityID`);
+  if (typeof entityId !== "string" || entityId.trim() === "") throw invalid(`${source}: the EntityDescriptor has no entityID`);
   const idp = list(entity["IDPSSODescriptor"])[0];
-  if (!idp) throw new ApiError(400, `${source} describes no identity provider (no IDPSSODescriptor element)`);
+  if (!idp) throw invalid(`${source} describes no identity provider (no IDPSSODescriptor element)`);
   const certificates = certificatesOf(idp, source);
-  if (certificates.length === 0) throw new ApiError(400, `${source}: the identity provider has no signing certificate (KeyDescriptor/X509Certificate)`);
+  if (certificates.length === 0) throw invalid(`${source}: the identity provider has no signing certificate (KeyDescriptor/X509Certificate)`);
   return { entityId, certificates };
 }

@@ -8,7 +8,7 @@ import { ApiError } from "../http/apiError";
 import { checkedTenantUrl, fetchTenantUrl, publicOnly, TenantFetchError, type TenantUrlPolicy } from "../outbound/tenantUrls";
 import { AuthConfigStore } from "./authConfigStore";
 import { lockedForAuthChange } from "../keys/keyStateStore";
-import type { ProjectRecord } from "../projects/projectStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 import { SsoProviderStore, type SsoProviderFields, type SsoProviderRecord } from "./ssoProviderStore";
 import { requireProject } from "../http/access";
 import { ok, type ApiArea, type Call } from "../http/operation";

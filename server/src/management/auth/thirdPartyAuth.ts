@@ -7,7 +7,7 @@ import { checkedJwks, resolveJwks, type Resolution } from "./jwksResolver";
 import { ApiError } from "../http/apiError";
 import { checkedTenantUrl, publicOnly } from "../outbound/tenantUrls";
 import { changingKeys } from "../keys/keyStateStore";
-import type { ProjectRecord } from "../projects/projectStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 import { ThirdPartyAuthStore, type ThirdPartyAuthRecord } from "./thirdPartyAuthStore";
 import { requireProject } from "../http/access";
 import { ok, type ApiArea, type Call } from "../http/operation";

@@ -7,13 +7,13 @@
 import type { ProjectPools } from "../dataApi/projectPools";
 import { templateDatabase } from "../door/projectTemplate";
 import type { SuperuserDoor } from "../door/superuserDoor";
-import { ApiError } from "../http/apiError";
+import { invalid } from "../errors/domainError";
 import type { Sql } from "../platform/sql";
 import { dumpAs } from "./logicalDump";
-import type { ProjectLogins } from "../sessions/projectLogins";
+import type { ProjectLogins } from "../tenants/projectLogins";
 import { RestoreRefused, restoreIntoTemplateCopy } from "./projectRestore";
-import { projectNames } from "../projects/projectNames";
-import type { ProjectRecord } from "../projects/projectStore";
+import { projectNames } from "../tenants/projectNames";
+import type { ProjectRecord } from "../tenants/projectStore";
 
 export type BackupKind = "scheduled" | "on_demand" | "restore_point";
 
@@ -73,8 +73,8 @@ export class Backups {
   /** Replaces the project's database with the backup's contents. */
   async restore(project: ProjectRecord, id: number): Promise<void> {
     const row = await this.platform.one<{ dump: Buffer | null; status: string }>("select dump, status from platform.backups where ref = $1 and id = $2", [project.ref, id]);
-    if (!row) throw new ApiError(400, `Project ${project.ref} has no backup ${id}`);
-    if (row.status !== "COMPLETED" || !row.dump) throw new ApiError(400, `Backup ${id} cannot be restored: its status is ${row.status}`);
+    if (!row) throw invalid(`Project ${project.ref} has no backup ${id}`);
+    if (row.status !== "COMPLETED" || !row.dump) throw invalid(`Backup ${id} cannot be restored: its status is ${row.status}`);
     await this.replace(project, row.dump);
   }
 
@@ -94,7 +94,7 @@ export class Backups {
       await restoreIntoTemplateCopy(server, this.logins, project, dump, { database: restoring, privileges: true, timeoutMs: this.work.timeoutMs });
     } catch (e) {
       await server.databases.drop(restoring);
-      if (e instanceof RestoreRefused) throw new ApiError(400, `The backup cannot be restored: ${e.message}; nothing was changed`);
+      if (e instanceof RestoreRefused) throw invalid(`The backup cannot be restored: ${e.message}; nothing was changed`);
       throw e;
     }
     await this.pools.changed(project.ref);
@@ -110,7 +110,7 @@ export class Backups {
   }
 
   async setSchedule(project: ProjectRecord, time: string): Promise<{ schedule_for: string; updated_at: string }> {
-    if (!/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/.test(time)) throw new ApiError(400, `schedule_for must be a UTC time of day as HH:MM:SS, got "${time}"`);
+    if (!/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/.test(time)) throw invalid(`schedule_for must be a UTC time of day as HH:MM:SS, got "${time}"`);
     await this.platform.rows(
       `insert into platform.backup_schedules (ref, schedule_for) values ($1, $2::time)
        on conflict (ref) do update set schedule_for = excluded.schedule_for, updated_at = now()`,

@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { withoutPassword } from "../platform/connectionUrl";
-import type { ProjectLogin } from "../sessions/projectLogins";
+import type { ProjectLogin } from "../tenants/projectLogins";
 
 function run(command: string, args: string[], login: ProjectLogin | undefined, input?: Buffer): Promise<Buffer> {
   // The password and the session's settings go through the environment: a command line is

@@ -5,9 +5,9 @@
 // fails.
 import type { ServerDoor } from "../door/superuserDoor";
 import { platformExtensions } from "../door/doorInsideProject";
-import type { ProjectRecord } from "../projects/projectStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 import { dumpAs, listing, restoreAs, selectEntries } from "./logicalDump";
-import type { ProjectLogins } from "../sessions/projectLogins";
+import type { ProjectLogins } from "../tenants/projectLogins";
 
 export class RestoreRefused extends Error {}
 

@@ -6,11 +6,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ServerDoor } from "../door/superuserDoor";
 import { dumpAs } from "../backups/logicalDump";
-import type { ProjectLogins } from "../sessions/projectLogins";
+import type { ProjectLogins } from "../tenants/projectLogins";
 import { restoreIntoTemplateCopy } from "../backups/projectRestore";
 import type { ProjectServers } from "../servers/projectServers";
 import { sqlState } from "../platform/sql";
-import type { ProjectRecord } from "../projects/projectStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 import { defaultAclRows, handOverToBranchOwner } from "./ownerHandover";
 
 export interface BranchCopyDeps {

@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { runEvery } from "../platform/periodic";
 import type { Services } from "../services";
 import type { BranchRecord, PurgedBranch } from "./branchStore";
-import type { ProjectRecord } from "../projects/projectStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 
 /** How long a branch whose deletion is scheduled can be restored (the hosted grace period). */
 export const deletionGraceMs = 60 * 60 * 1000;

@@ -3,7 +3,7 @@
 // login, in one transaction (all applied and recorded, or none), with a log of what ran. A
 // statement such as `reset role` only returns to the owner: the login holds nothing else.
 import { sqlState } from "../platform/sql";
-import type { ProjectSession } from "../sessions/projectSession";
+import type { ProjectSession } from "../tenants/projectSession";
 
 export interface Migration {
   version: string;

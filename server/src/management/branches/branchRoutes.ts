@@ -6,7 +6,7 @@ import { ApiError, forbidden } from "../http/apiError";
 import { purgedMessage, purgeIfDue, removeWithBranches, restoreBranch, scheduleDeletion, type LifecycleOutcome } from "./branchLifecycle";
 import { newBranchPassword, replayMigrations, reportedRun, resetBranchDatabase, schemaDiff, unknownVersion } from "./branchWork";
 import type { ActionRun, BranchRecord } from "./branchStore";
-import type { ProjectRecord } from "../projects/projectStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 import { grantReaches, requireProject } from "../http/access";
 import { ok, type ApiArea, type Call } from "../http/operation";
 

@@ -7,13 +7,13 @@ import { randomBytes } from "node:crypto";
 import { createClient } from "@pgkit/client";
 import { run as migra } from "@pgkit/migra";
 import { templateDatabase } from "../door/projectTemplate";
-import type { ProjectAccess } from "../sessions/projectLogins";
-import type { ProjectSession } from "../sessions/projectSession";
-import { projectNames } from "../projects/projectNames";
-import { ownerDefaultPrivileges } from "../projects/ownerDefaultPrivileges";
+import type { ProjectAccess } from "../tenants/projectLogins";
+import type { ProjectSession } from "../tenants/projectSession";
+import { projectNames } from "../tenants/projectNames";
+import { ownerDefaultPrivileges } from "../tenants/ownerDefaultPrivileges";
 import type { Services } from "../services";
 import type { ActionRun, BranchRecord, RunStep } from "./branchStore";
-import type { ProjectRecord } from "../projects/projectStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 import { applyMigrations, migrationsOf, type Migration } from "./branchMigrations";
 
 function onProject<T>(services: Services, project: ProjectRecord, access: ProjectAccess, work: (session: ProjectSession) => Promise<T>): Promise<T> {

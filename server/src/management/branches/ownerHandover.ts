@@ -9,9 +9,9 @@ import pg from "pg";
 import format from "pg-format";
 import type { ServerDoor } from "../door/superuserDoor";
 import type { ProjectServers } from "../servers/projectServers";
-import { scramVerifier } from "../projects/scramVerifier";
+import { scramVerifier } from "../tenants/scramVerifier";
 import { sqlOn } from "../platform/sql";
-import type { ProjectRecord } from "../projects/projectStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 
 export interface DefaultAclRow {
   schema: string | null;

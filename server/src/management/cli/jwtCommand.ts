@@ -2,7 +2,7 @@
 // its in-use signing key (asymmetric or shared), else its JWT secret. Read from the platform.
 import { openPlatform } from "../services";
 import { sharedSecretBytes } from "../keys/signingKeyMaterial";
-import { ProjectStore } from "../projects/projectStore";
+import { ProjectStore } from "../tenants/projectStore";
 import { SigningKeyStore } from "../keys/signingKeyStore";
 import type { SigningMaterial } from "../../userToken";
 

@@ -1,8 +1,8 @@
 // CLI stage (Management API): `oauth-app create` → a registered OAuth app for an organization and
 // the text to print (client id and secret; the secret is shown once and stored only as a hash).
 import type { OAuthAppCommand } from "../managementConfig";
-import { OAuthStore } from "../oauth/oauthStore";
-import { knownScopes } from "../oauth/oauthScopes";
+import { OAuthStore } from "../users/oauthStore";
+import { knownScopes } from "../users/oauthScopes";
 import { openPlatform } from "../services";
 
 export async function runOAuthAppCommand(platformDatabaseUrl: string, command: OAuthAppCommand): Promise<string> {

@@ -9,8 +9,8 @@ import { Database } from "../../database";
 import type { Authenticator } from "../../identity";
 import type { ProjectAuthenticators } from "../auth/projectAuthenticators";
 import type { ProjectServers } from "../servers/projectServers";
-import type { ProjectRecord, ProjectStore } from "../projects/projectStore";
-import type { DataApiTuning } from "../settings/dataApiTuning";
+import type { ProjectRecord, ProjectStore } from "../tenants/projectStore";
+import type { DataApiTuning } from "./dataApiTuning";
 import type { ProjectHolds } from "./projectHolds";
 import { ServerConnections } from "../servers/serverConnections";
 

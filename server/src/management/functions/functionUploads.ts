@@ -3,7 +3,7 @@
 // function's source sent as text/plain (a SourceUpload, its bytes untouched).
 import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { ApiError } from "../http/apiError";
+import { DomainError, invalid } from "../errors/domainError";
 import { bundleFileName, type BundleFile, type BundleMetadata } from "./bundle";
 import { storedPath } from "./deploymentPaths";
 
@@ -34,7 +34,7 @@ export class SourceUpload {
 /** A deploy's parts: the `metadata` JSON (a field, or a part with a file name) and every other
  * file part, in the order sent. */
 export async function readDeploy(request: FastifyRequest): Promise<{ metadata: BundleMetadata; files: BundleFile[] }> {
-  if (!request.isMultipart()) throw new ApiError(400, "A deploy is multipart/form-data with a metadata field and file parts");
+  if (!request.isMultipart()) throw invalid("A deploy is multipart/form-data with a metadata field and file parts");
   let metadata: unknown;
   const files: BundleFile[] = [];
   try {
@@ -45,36 +45,36 @@ export async function readDeploy(request: FastifyRequest): Promise<{ metadata: B
         try {
           metadata = JSON.parse(text);
         } catch {
-          throw new ApiError(400, "The metadata field must be JSON");
+          throw invalid("The metadata field must be JSON");
         }
       } else if (part.type === "file") {
         // A name under a deployment's base (a bundle downloaded, then deployed again) is relative to it.
         const checked = bundleFileName(storedPath(part.filename));
-        if (checked.kind === "refused") throw new ApiError(400, checked.reason);
-        if (files.some((f) => f.path === checked.name)) throw new ApiError(400, `file path "${part.filename}" names ${checked.name}, which is already in the bundle`);
+        if (checked.kind === "refused") throw invalid(checked.reason);
+        if (files.some((f) => f.path === checked.name)) throw invalid(`file path "${part.filename}" names ${checked.name}, which is already in the bundle`);
         files.push({ path: checked.name, content: await part.toBuffer() });
       }
     }
   } catch (e) {
-    if (e instanceof ApiError) throw e;
-    throw new ApiError(400, `The multipart body could not be read: ${(e as Error).message}`);
+    if (e instanceof DomainError) throw e;
+    throw invalid(`The multipart body could not be read: ${(e as Error).message}`);
   }
   return { metadata: checkMetadata(metadata), files };
 }
 
 function checkMetadata(value: unknown): BundleMetadata {
-  if (typeof value !== "object" || value === null) throw new ApiError(400, "A deploy needs a metadata field: a JSON object with entrypoint_path");
+  if (typeof value !== "object" || value === null) throw invalid("A deploy needs a metadata field: a JSON object with entrypoint_path");
   const m = value as Record<string, unknown>;
   const text = (key: string, required: boolean) => {
     // The CLI sends "" for an absent import map.
     if ((m[key] === undefined || m[key] === "") && !required) return undefined;
-    if (typeof m[key] !== "string" || m[key] === "") throw new ApiError(400, `metadata.${key} must be a non-empty string`);
+    if (typeof m[key] !== "string" || m[key] === "") throw invalid(`metadata.${key} must be a non-empty string`);
     return m[key] as string;
   };
-  if (m["verify_jwt"] !== undefined && typeof m["verify_jwt"] !== "boolean") throw new ApiError(400, "metadata.verify_jwt must be a boolean");
+  if (m["verify_jwt"] !== undefined && typeof m["verify_jwt"] !== "boolean") throw invalid("metadata.verify_jwt must be a boolean");
   const patterns = m["static_patterns"];
   if (patterns !== undefined && !(Array.isArray(patterns) && patterns.every((p) => typeof p === "string"))) {
-    throw new ApiError(400, "metadata.static_patterns must be an array of strings");
+    throw invalid("metadata.static_patterns must be an array of strings");
   }
   return {
     entrypoint_path: text("entrypoint_path", true)!,

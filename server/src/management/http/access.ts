@@ -1,8 +1,8 @@
 // Routes (Management API): the caller's access to an organization or a project. Unknown ones
 // and other users' ones answer the same 403, so refs and slugs cannot be probed.
 import { forbidden } from "./apiError";
-import type { Organization } from "../organizations/organizationStore";
-import type { ProjectRecord } from "../projects/projectStore";
+import type { Organization } from "../tenants/organizationStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 import type { Call } from "./operation";
 
 export async function requireOrganization(call: Call, slug: string): Promise<Organization> {

@@ -1,5 +1,9 @@
 // HTTP stage (Management API): an error a route answers with its own status and
-// `{"message": ...}` body; anything else thrown is a 500 whose details stay in the log.
+// `{"message": ...}` body, and the one mapping of the domain errors below HTTP to statuses;
+// anything else thrown is a 500 whose details stay in the log.
+import type { DomainErrorKind } from "../errors/domainError";
+import { unreachable } from "../../../../src/util/invariant";
+
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
@@ -14,4 +18,22 @@ export const notPermitted = "Your account does not have the necessary privileges
 
 export function forbidden(): ApiError {
   return new ApiError(403, notPermitted);
+}
+
+/** The status a domain error is answered with. */
+export function statusOfDomainError(kind: DomainErrorKind): number {
+  switch (kind) {
+    case "invalid":
+      return 400;
+    case "refused":
+      return 403;
+    case "notFound":
+      return 404;
+    case "conflict":
+      return 409;
+    case "unavailable":
+      return 503;
+    default:
+      return unreachable(kind, "domain error kind");
+  }
 }

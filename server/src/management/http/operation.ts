@@ -5,11 +5,9 @@ import type { FastifyRequest } from "fastify";
 import type { Services } from "../services";
 import type { User } from "../users/userStore";
 
-/** What an OAuth access token allows: one organization, some scopes (absent for a PAT). */
-export interface OAuthGrant {
-  organizationSlug: string;
-  scopes: string[];
-}
+import type { OAuthGrant } from "../users/oauthBearer";
+
+export type { OAuthGrant };
 
 export interface Call {
   services: Services;

@@ -4,16 +4,16 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import openapiGlue from "fastify-openapi-glue";
 import { implementedDocument } from "../openapi/managementDocument";
-import { allHandlers } from "../areas";
-import type { ApiArea, OAuthGrant } from "./operation";
-import { oauthCaller, operationScopes } from "../oauth/oauthBearer";
-import { OAuthStore } from "../oauth/oauthStore";
+import type { OAuthGrant, OperationHandler } from "./operation";
+import { oauthCaller, operationScopes } from "../users/oauthBearer";
+import { OAuthStore } from "../users/oauthStore";
 import type { Services } from "../services";
 import { bearerToken } from "../users/accessToken";
 import type { User } from "../users/userStore";
 import { PoolBusyError, sqlState } from "../platform/sql";
 import { ServerNotConfiguredError } from "../door/superuserDoor";
-import { ApiError } from "./apiError";
+import { ApiError, statusOfDomainError } from "./apiError";
+import { DomainError } from "../errors/domainError";
 import { validatorCompiler } from "./validation";
 import { unreachable } from "../../../../src/util/invariant";
 
@@ -61,6 +61,7 @@ async function authenticate(services: Services, oauth: OAuthContext, request: Fa
 /** Every error a management route can end in → its status and the message the caller sees. */
 function describeError(error: FastifyError): { status: number; message: string } {
   if (error instanceof ApiError) return { status: error.statusCode, message: error.message };
+  if (error instanceof DomainError) return { status: statusOfDomainError(error.kind), message: error.message };
   if (error instanceof ServerNotConfiguredError) return { status: 503, message: `The project's database server is not available: ${error.message}` };
   if (error instanceof PoolBusyError) return { status: 503, message: `The service is busy; try again later: ${error.message}` };
   const state = sqlState(error);
@@ -78,9 +79,8 @@ function describeError(error: FastifyError): { status: number; message: string }
 // SQLSTATE classes of a database that cannot take work now (connection, shutdown, resources).
 const unavailableStates = ["08", "57P", "53"];
 
-export async function v1Api(fastify: FastifyInstance, options: { services: Services; areas?: ApiArea[] }): Promise<void> {
-  const { services } = options;
-  const handlers = allHandlers(options.areas);
+export async function v1Api(fastify: FastifyInstance, options: { services: Services; handlers: Map<string, OperationHandler> }): Promise<void> {
+  const { services, handlers } = options;
   const document = implementedDocument(new Set(handlers.keys()));
   const users = new WeakMap<FastifyRequest, User>();
   const oauth: OAuthContext = { store: new OAuthStore(services.platform), scopes: operationScopes(document), grants: new WeakMap() };

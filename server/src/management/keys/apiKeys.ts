@@ -7,7 +7,7 @@ import { apiRoles } from "../../keys";
 import { ApiError } from "../http/apiError";
 import { ApiKeyStore, type ApiKeyRecord, type ApiKeyType } from "./apiKeyStore";
 import { changingKeys, readKeyState, setLegacyApiKeysEnabled } from "./keyStateStore";
-import type { ProjectRecord } from "../projects/projectStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 import { requireProject } from "../http/access";
 import { ok, type ApiArea, type Call } from "../http/operation";
 

@@ -3,7 +3,7 @@
 // its public half verifies what its private half signs) and kept. Symmetric keys publish nothing.
 import { randomBytes } from "node:crypto";
 import { CompactSign, compactVerify, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
-import { ApiError } from "../http/apiError";
+import { invalid } from "../errors/domainError";
 import type { SigningAlgorithm } from "./signingKeyStore";
 
 export interface KeyMaterial {
@@ -36,9 +36,9 @@ export async function generateKeyMaterial(kid: string, algorithm: SigningAlgorit
 /** The caller's private JWK for `algorithm`, or a 400 naming what is wrong with it. */
 export async function checkedKeyMaterial(kid: string, algorithm: SigningAlgorithm, jwk: JWK): Promise<KeyMaterial> {
   if (jwk.kty !== keyTypes[algorithm]) {
-    throw new ApiError(400, `private_jwk is a key of type ${jwk.kty}; algorithm ${algorithm} needs kty ${keyTypes[algorithm]}`);
+    throw invalid(`private_jwk is a key of type ${jwk.kty}; algorithm ${algorithm} needs kty ${keyTypes[algorithm]}`);
   }
-  if (jwk.alg !== undefined && jwk.alg !== algorithm) throw new ApiError(400, `private_jwk.alg is ${jwk.alg}, not the algorithm ${algorithm}`);
+  if (jwk.alg !== undefined && jwk.alg !== algorithm) throw invalid(`private_jwk.alg is ${jwk.alg}, not the algorithm ${algorithm}`);
   if (algorithm === "RS256") refuseShortRsa("private_jwk", jwk);
   const material = stored(kid, algorithm, jwk);
   try {
@@ -48,7 +48,7 @@ export async function checkedKeyMaterial(kid: string, algorithm: SigningAlgorith
     const probe = await new CompactSign(new TextEncoder().encode("probe")).setProtectedHeader({ alg: algorithm }).sign(signer);
     await compactVerify(probe, verifier);
   } catch (e) {
-    throw new ApiError(400, `private_jwk is not a usable ${algorithm} key: ${(e as Error).message}`);
+    throw invalid(`private_jwk is not a usable ${algorithm} key: ${(e as Error).message}`);
   }
   return material;
 }
@@ -56,7 +56,7 @@ export async function checkedKeyMaterial(kid: string, algorithm: SigningAlgorith
 /** RSA keys under 2048 bits can be forged; jose would still use them. */
 export function refuseShortRsa(field: string, jwk: JWK): void {
   if (jwk.kty === "RSA" && Buffer.from(jwk.n ?? "", "base64url").length * 8 < minimumRsaBits) {
-    throw new ApiError(400, `${field} is an RSA key shorter than ${minimumRsaBits} bits`);
+    throw invalid(`${field} is an RSA key shorter than ${minimumRsaBits} bits`);
   }
 }
 

@@ -8,7 +8,7 @@ import type { JWK } from "jose";
 import { ApiError } from "../http/apiError";
 import { checkedKeyMaterial, generateKeyMaterial, legacySecretJwk } from "./signingKeyMaterial";
 import { changingKeys } from "./keyStateStore";
-import type { ProjectRecord } from "../projects/projectStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 import { SigningKeyStore, type SigningAlgorithm, type SigningKeyRecord, type SigningKeyStatus } from "./signingKeyStore";
 import { requireProject } from "../http/access";
 import { ok, type ApiArea, type Call } from "../http/operation";

@@ -1,6 +1,6 @@
 // OAuth stage (Management API): the authorize request and the signed-in user's organizations →
 // the HTML of the sign-in page and of the consent page (forms posting back to /v1/oauth/...).
-import type { Organization } from "../organizations/organizationStore";
+import type { Organization } from "../tenants/organizationStore";
 
 function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,7 +1,7 @@
 // OAuth stage (Management API): the OAuth 2.0 server library's storage model over the platform's
 // OAuth rows. The library runs the protocol (PKCE, redirect checks, grants); this only stores.
 import type OAuth2Server from "@node-oauth/oauth2-server";
-import { newSecret, type OAuthStore } from "./oauthStore";
+import { newSecret, type OAuthStore } from "../users/oauthStore";
 
 /** The resource owner of an authorization: a user acting on one organization. */
 export interface GrantingUser {

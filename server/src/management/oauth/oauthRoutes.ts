@@ -11,7 +11,7 @@ import type { Services } from "../services";
 import { bearerToken } from "../users/accessToken";
 import { consentPage, errorPage, signInPage } from "./consentPage";
 import { oauthModel, type GrantingUser } from "./oauthModel";
-import { OAuthStore, type OAuthApp } from "./oauthStore";
+import { OAuthStore, type OAuthApp } from "../users/oauthStore";
 
 export interface OAuthSettings {
   accessTokenLifetimeSeconds: number;

@@ -1,6 +1,6 @@
 // OpenAPI stage: where this server's contract differs from the published document, each
 // difference is one function that edits the loaded document (never the file).
-import { newerFields } from "../auth/authNewerFields";
+import { newerFields } from "./authNewerFields";
 import type { OpenApiDocument } from "./managementDocument";
 
 type Adjustment = (doc: OpenApiDocument) => void;

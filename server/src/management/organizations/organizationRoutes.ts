@@ -3,7 +3,7 @@ import { entitlements } from "./entitlements";
 import { projectSummary, organizationSummary } from "../projects/shapes";
 import { grantReaches, requireOrganization } from "../http/access";
 import { ok, type ApiArea } from "../http/operation";
-import type { OrganizationProjectsQuery } from "../projects/projectStore";
+import type { OrganizationProjectsQuery } from "../tenants/projectStore";
 
 export const organizationsArea: ApiArea = {
   "v1-create-an-organization": async (call) => {

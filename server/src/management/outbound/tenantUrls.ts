@@ -7,7 +7,7 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP, type LookupFunction } from "node:net";
 import { Agent, buildConnector, errors, request } from "undici";
-import { ApiError } from "../http/apiError";
+import { invalid } from "../errors/domainError";
 import { classifyAddress } from "./publicAddress";
 
 /** `public`: https to public addresses only; `local`: plain http and loopback addresses too. */
@@ -73,10 +73,10 @@ export function checkedTenantUrl(field: string, value: string, policy: TenantUrl
   try {
     url = new URL(value);
   } catch {
-    throw new ApiError(400, `${field} is not a URL: ${value}`);
+    throw invalid(`${field} is not a URL: ${value}`);
   }
-  if (!schemeAllowed(url, policy)) throw new ApiError(400, `${field} must be an https URL`);
-  if (refusedLiteral(url.hostname, policy)) throw new ApiError(400, `${field}: ${failureText("refused-address")}`);
+  if (!schemeAllowed(url, policy)) throw invalid(`${field} must be an https URL`);
+  if (refusedLiteral(url.hostname, policy)) throw invalid(`${field}: ${failureText("refused-address")}`);
   return url;
 }
 

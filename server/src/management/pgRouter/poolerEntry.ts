@@ -2,7 +2,7 @@
 // pooler config (`GET config/database/pooler`) in the hosted shape, and the pgbouncer config
 // (`GET config/database/pgbouncer`) made from it. The router routes but does not pool, so the pool
 // figures are null (or left out) and the answer says so.
-import type { ProjectRecord } from "../projects/projectStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 
 /** Where the database router listens: the server's configured host and the bound port. */
 export interface RouterAddress {

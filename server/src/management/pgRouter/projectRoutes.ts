@@ -1,7 +1,7 @@
 // Router stage: the platform's project records → where the router sends a ref's connections: the
 // server recorded for the project (host:port, a socket folder or a host name) and its database.
 // Projects that are not active are not routed.
-import type { ProjectStore } from "../projects/projectStore";
+import type { ProjectStore } from "../tenants/projectStore";
 import type { ResolveProject } from "./databaseRouter";
 
 export function projectRoutes(projects: ProjectStore): ResolveProject {

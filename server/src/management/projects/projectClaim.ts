@@ -3,7 +3,7 @@
 // and its branches to the organization and spends the token. No plan or billing changes here.
 import { ApiError } from "../http/apiError";
 import { ClaimTokenStore, type ClaimableProject } from "./claimTokenStore";
-import type { Organization } from "../organizations/organizationStore";
+import type { Organization } from "../tenants/organizationStore";
 import { requireOrganization } from "../http/access";
 import { ok, type ApiArea, type Call } from "../http/operation";
 

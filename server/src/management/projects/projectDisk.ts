@@ -5,7 +5,7 @@ import { ApiError } from "../http/apiError";
 import { ServiceSettingsStore } from "../settings/serviceSettingsStore";
 import { requireProject } from "../http/access";
 import { ok, type ApiArea, type Call } from "../http/operation";
-import type { ProjectRecord } from "./projectStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 
 type DiskAttributes = { type: "gp3"; size_gb: number; iops: number; throughput_mibps?: number } | { type: "io2"; size_gb: number; iops: number };
 

@@ -6,7 +6,7 @@ import { OperationTypeNode } from "graphql";
 import { unreachable } from "../../../../src/util/invariant";
 import { requireProject } from "../http/access";
 import { ok, type ApiArea, type Call } from "../http/operation";
-import type { ProjectRecord } from "./projectStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 
 const serviceNames = ["auth", "db", "db_postgres_user", "pooler", "realtime", "rest", "storage", "pg_bouncer"] as const;
 type ServiceName = (typeof serviceNames)[number];

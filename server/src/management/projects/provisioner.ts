@@ -3,16 +3,16 @@
 // undone step by step, and `reconcile` finishes what a process that died left half done.
 import { randomBytes } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
-import { ApiError } from "../http/apiError";
+import { invalid, notFound } from "../errors/domainError";
 import type { SuperuserDoor } from "../door/superuserDoor";
 import type { Sql, SqlPool } from "../platform/sql";
 import { randomRef } from "../platform/randomRef";
-import type { ProjectRecord, ProjectStore } from "./projectStore";
-import type { ProjectLogins } from "../sessions/projectLogins";
-import { ownerDefaultPrivileges } from "./ownerDefaultPrivileges";
-import { projectNames } from "./projectNames";
+import type { ProjectRecord, ProjectStore } from "../tenants/projectStore";
+import type { ProjectLogins } from "../tenants/projectLogins";
+import { ownerDefaultPrivileges } from "../tenants/ownerDefaultPrivileges";
+import { projectNames } from "../tenants/projectNames";
 import type { ProjectServers } from "../servers/projectServers";
-import { scramVerifier } from "./scramVerifier";
+import { scramVerifier } from "../tenants/scramVerifier";
 import { copyByDump, copyDatabase, handOver, type BranchCopyDeps } from "../branches/branchCopy";
 import type { ConnectionLimits } from "../servers/connectionLimits";
 import type { ProvisionQueue } from "../servers/provisionQueue";
@@ -181,7 +181,7 @@ export class Provisioner {
   async pause(ref: string): Promise<void> {
     await this.lockedProject(ref, async () => {
       const record = await this.current(ref);
-      if (record.status !== "ACTIVE_HEALTHY") throw new ApiError(400, `Project ${ref} cannot be paused: its status is ${record.status}`);
+      if (record.status !== "ACTIVE_HEALTHY") throw invalid(`Project ${ref} cannot be paused: its status is ${record.status}`);
       await this.options.release(ref);
       // The database is closed first: when its server cannot be reached, nothing has changed.
       const databases = this.door.server(record.server).databases;
@@ -194,7 +194,7 @@ export class Provisioner {
   async restore(ref: string): Promise<void> {
     await this.lockedProject(ref, async () => {
       const record = await this.current(ref);
-      if (record.status !== "INACTIVE") throw new ApiError(400, `Project ${ref} cannot be restored: it is not paused (status ${record.status})`);
+      if (record.status !== "INACTIVE") throw invalid(`Project ${ref} cannot be restored: it is not paused (status ${record.status})`);
       await this.door.server(record.server).databases.setAllowConnections(record.database_name, true);
       await this.store.setStatus(ref, "ACTIVE_HEALTHY");
     });
@@ -202,7 +202,7 @@ export class Provisioner {
 
   private async current(ref: string): Promise<ProjectRecord> {
     const record = await this.store.byRef(ref);
-    if (!record) throw new ApiError(404, `Project ${ref} no longer exists`);
+    if (!record) throw notFound(`Project ${ref} no longer exists`);
     return record;
   }
 

@@ -1,8 +1,8 @@
 // Routes (Management API): platform records → the response shapes of the OpenAPI document,
 // with every field present (clients validate against newer schemas and reject missing keys).
 import type { Services } from "../services";
-import type { Organization } from "../organizations/organizationStore";
-import type { ProjectRecord } from "./projectStore";
+import type { Organization } from "../tenants/organizationStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 
 export function organizationSummary(org: Organization) {
   return { id: org.slug, slug: org.slug, name: org.name };

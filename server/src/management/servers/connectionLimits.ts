@@ -5,7 +5,6 @@
 // slots only for superusers, so a project's database limit leaves room, above what its tenant's
 // logins may take, for its data API pools and the platform's own logins; and each login a tenant
 // holds the password of has its own cap.
-import type { ManagementConfig } from "../managementConfig";
 
 export interface ConnectionLimits {
   /** Each tenant login: the owner role, CLI and JIT logins. */
@@ -29,7 +28,12 @@ export const provisionWaitMs = 10 * 60 * 1000;
 /** The most a caller waits for a platform database connection. */
 export const platformConnectionWaitMs = 30_000;
 
-type LimitSettings = Pick<ManagementConfig, "tenantConnectionLimit" | "routerProjectSessions" | "routerSessions">;
+/** The operator's limits (`--tenant-connection-limit`, `--router-project-sessions`, `--router-sessions`). */
+interface LimitSettings {
+  tenantConnectionLimit?: number | undefined;
+  routerProjectSessions?: number | undefined;
+  routerSessions?: number | undefined;
+}
 
 export function connectionLimits(config: LimitSettings, dataApi: { poolSize: number; processes: number }): ConnectionLimits {
   const tenantRole = config.tenantConnectionLimit ?? 20;
@@ -64,7 +68,11 @@ export interface ConnectionBudget {
  * its lock, a door session and a login's session. */
 export const platformConnectionsPerProcess = platformPoolSize + 3 + provisionConcurrency * 3;
 
-type BudgetSettings = Pick<ManagementConfig, "dataApiConnections" | "serverInstances">;
+/** `--data-api-connections` and `--server-instances`. */
+interface BudgetSettings {
+  dataApiConnections?: number | undefined;
+  serverInstances?: number | undefined;
+}
 
 /** Sessions left to tenants (their logins, the router) when the budget is worked out. */
 function tenantShare(capacity: ServerCapacity): number {

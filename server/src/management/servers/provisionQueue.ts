@@ -3,7 +3,7 @@
 // arrival; one that waited past the deadline is refused with 503 and never runs. Each running
 // operation holds a few connections (its lock, door sessions, a login), so the bound keeps a
 // burst of requests within the connections the platform keeps for its own work.
-import { ApiError } from "../http/apiError";
+import { unavailable } from "../errors/domainError";
 
 interface Waiter {
   start: () => void;
@@ -61,7 +61,7 @@ export class ProvisionQueue {
         start: resolve,
         timer: setTimeout(() => {
           lane.waiting.splice(lane.waiting.indexOf(waiter), 1);
-          reject(new ApiError(503, `The project server is busy with ${lane.running} other project operations, and this one waited ${Math.round(this.waitMs / 1000)} s for its turn; try again later`));
+          reject(unavailable(`The project server is busy with ${lane.running} other project operations, and this one waited ${Math.round(this.waitMs / 1000)} s for its turn; try again later`));
         }, this.waitMs),
       };
       lane.waiting.push(waiter);

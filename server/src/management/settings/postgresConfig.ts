@@ -7,7 +7,7 @@
 // the fields below can be written (the superuser door sets them).
 import type { SettingRow } from "../door/doorServerSettings";
 import type { ServerDoor } from "../door/superuserDoor";
-import { ApiError } from "../http/apiError";
+import { invalid } from "../errors/domainError";
 import { sqlState } from "../platform/sql";
 
 type Kind = "integer" | "string" | "boolean";
@@ -83,7 +83,7 @@ function settingText(value: unknown): string {
 function refusal(e: unknown): never {
   const state = sqlState(e);
   if (state !== undefined && (state.startsWith("22") || state.startsWith("42") || state === "55P02")) {
-    throw new ApiError(400, `PostgreSQL refused the setting: ${(e as Error).message}; nothing was changed`);
+    throw invalid(`PostgreSQL refused the setting: ${(e as Error).message}; nothing was changed`);
   }
   throw e;
 }
@@ -95,9 +95,7 @@ async function checkServerWide(target: PostgresConfigTarget, rows: SettingRow[])
   const serverWide = rows.filter((r) => !perDatabaseContexts.has(r.context));
   if (serverWide.length === 0 || (await target.soleTenant())) return;
   const names = serverWide.map((r) => `${r.name} (${r.context})`).join(", ");
-  throw new ApiError(
-    400,
-    `${names} apply to the whole PostgreSQL server, and this project shares its server with other databases: they cannot be set for one project; nothing was changed`,
+  throw invalid(`${names} apply to the whole PostgreSQL server, and this project shares its server with other databases: they cannot be set for one project; nothing was changed`,
   );
 }
 

@@ -4,9 +4,9 @@
 import format from "pg-format";
 import { DirectiveError, schemaDirectives } from "../../../../src/catalog/directives";
 import type { ProjectPools } from "../dataApi/projectPools";
-import { ApiError } from "../http/apiError";
+import { invalid } from "../errors/domainError";
 import { sqlState, type Sql } from "../platform/sql";
-import type { ProjectRecord } from "../projects/projectStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 import { withMaxRows } from "./graphqlDirective";
 import { schemaList, type ProjectSettings, type SettingsStore } from "./settingsStore";
 
@@ -64,10 +64,10 @@ export async function readPostgrestConfig(store: SettingsStore, project: Project
 
 function checkChanges(changes: PostgrestChanges): void {
   if (changes.db_schema !== undefined && schemaList(changes.db_schema).length === 0) {
-    throw new ApiError(400, "db_schema must name at least one schema");
+    throw invalid("db_schema must name at least one schema");
   }
-  if (changes.max_rows !== undefined && changes.max_rows < 1) throw new ApiError(400, "max_rows must be at least 1");
-  if (changes.db_pool !== undefined && changes.db_pool < 1) throw new ApiError(400, "db_pool must be at least 1");
+  if (changes.max_rows !== undefined && changes.max_rows < 1) throw invalid("max_rows must be at least 1");
+  if (changes.db_pool !== undefined && changes.db_pool < 1) throw invalid("db_pool must be at least 1");
 }
 
 async function missingSchemas(sql: Sql, names: string[]): Promise<string[]> {
@@ -88,9 +88,9 @@ async function applyMaxRows(sql: Sql, schemas: string[], maxRows: number): Promi
     await sql.rows("commit");
   } catch (e) {
     await sql.rows("rollback").catch(() => {});
-    if (e instanceof DirectiveError) throw new ApiError(400, `max_rows cannot be set: ${e.message}`);
+    if (e instanceof DirectiveError) throw invalid(`max_rows cannot be set: ${e.message}`);
     // The directive lives in the schema's comment, which only its owner may change.
-    if (sqlState(e) === "42501") throw new ApiError(400, `max_rows cannot be set: ${(e as Error).message} (the cap is kept in the comment of each exposed schema); nothing was changed`);
+    if (sqlState(e) === "42501") throw invalid(`max_rows cannot be set: ${(e as Error).message} (the cap is kept in the comment of each exposed schema); nothing was changed`);
     throw e;
   }
 }
@@ -113,7 +113,7 @@ export async function updatePostgrestConfig(
   };
   await onDatabase(async (sql) => {
     const missing = await missingSchemas(sql, [...schemaList(next.db_schema), ...schemaList(next.db_extra_search_path)]);
-    if (missing.length > 0) throw new ApiError(400, `No schema ${missing.map((s) => `"${s}"`).join(", ")} in the project's database`);
+    if (missing.length > 0) throw invalid(`No schema ${missing.map((s) => `"${s}"`).join(", ")} in the project's database`);
     // Newly exposed schemas get the cap the others have.
     const maxRows = changes.max_rows ?? (changes.db_schema !== undefined ? await maxRowsOf(sql, current) : undefined);
     if (maxRows !== undefined) await applyMaxRows(sql, schemaList(next.db_schema), maxRows);

@@ -4,12 +4,12 @@
 import { ApiError } from "../http/apiError";
 import { databaseOf, serverKey } from "../platform/connectionUrl";
 import { sqlOn } from "../platform/sql";
-import type { ProjectAccess } from "../sessions/projectLogins";
-import { scramVerifier } from "../projects/scramVerifier";
+import type { ProjectAccess } from "../tenants/projectLogins";
+import { scramVerifier } from "../tenants/scramVerifier";
 import { noRouterNote, pgbouncerConfig, poolerEntry, routerNote, type PoolerEntry, type RouterAddress } from "../pgRouter/poolerEntry";
 import { readPostgresConfig, updatePostgresConfig, type PostgresConfigState, type PostgresConfigTarget } from "./postgresConfig";
 import { readPostgrestConfig, updatePostgrestConfig, type OnDatabase, type PostgrestChanges } from "./postgrestConfig";
-import type { ProjectRecord } from "../projects/projectStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 import { requireProject } from "../http/access";
 import { ok, type Answer, type ApiArea, type Call } from "../http/operation";
 

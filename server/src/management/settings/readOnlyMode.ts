@@ -4,7 +4,7 @@
 // 15 minutes; the sweep puts it back once the override is over.
 import type { ProjectPools } from "../dataApi/projectPools";
 import type { SuperuserDoor } from "../door/superuserDoor";
-import type { ProjectRecord } from "../projects/projectStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 import { readOnlyNow, type ProjectSettings, type SettingsStore } from "./settingsStore";
 
 export const overrideMs = 15 * 60 * 1000;

@@ -5,7 +5,7 @@
 // answer the last result that has rows. Only that endpoint uses it: the platform's own readers
 // of a session (advisors, migrations, types) keep the session's conversion.
 import pg from "pg";
-import type { ProjectSession } from "../sessions/projectSession";
+import type { ProjectSession } from "../tenants/projectSession";
 
 const oid = { int8: 20, date: 1082, timestamp: 1114, timestamptz: 1184, interval: 1186, point: 600, pointArray: 1017 } as const;
 const arrayOid = { timestamp: 1115, date: 1182, timestamptz: 1185 } as const;

@@ -2,7 +2,7 @@
 // (`supabase_migrations.schema_migrations`: version, name, statements; plus rollback,
 // created_by and idempotency_key as the hosted API records), so CLI-made and API-made
 // migrations mix. Runs inside the caller's transaction.
-import type { ProjectSession } from "../sessions/projectSession";
+import type { ProjectSession } from "../tenants/projectSession";
 
 export interface MigrationRecord {
   version: string;

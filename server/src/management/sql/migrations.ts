@@ -4,8 +4,8 @@
 // Idempotency-Key header makes a repeated POST or PUT record (and apply) once.
 import { ApiError } from "../http/apiError";
 import { MigrationHistory, type NewMigration } from "./migrationHistory";
-import type { ProjectSession } from "../sessions/projectSession";
-import type { ProjectRecord } from "../projects/projectStore";
+import type { ProjectSession } from "../tenants/projectSession";
+import type { ProjectRecord } from "../tenants/projectStore";
 import { notInMigration, splitStatements } from "./sqlStatements";
 import { requireProject } from "../http/access";
 import { ok, type ApiArea, type Call } from "../http/operation";

@@ -1,10 +1,10 @@
 // Routes (Management API): SQL in a project's database on the platform's own logins (as the
 // owner role, or read-only), with the server's statement timeout and errors answered as 400.
-import { ApiError } from "../http/apiError";
-import type { ProjectAccess } from "../sessions/projectLogins";
-import { withProjectSession, type ProjectSession } from "../sessions/projectSession";
-import { sqlFailure } from "../sessions/sqlErrors";
-import type { ProjectRecord } from "../projects/projectStore";
+import { invalid } from "../errors/domainError";
+import type { ProjectAccess } from "../tenants/projectLogins";
+import { withProjectSession, type ProjectSession } from "../tenants/projectSession";
+import { sqlFailure } from "../tenants/sqlErrors";
+import type { ProjectRecord } from "../tenants/projectStore";
 import type { Call } from "../http/operation";
 
 export async function withProjectSql<T>(
@@ -15,7 +15,7 @@ export async function withProjectSql<T>(
   failure?: string,
   text?: string,
 ): Promise<T> {
-  if (project.status !== "ACTIVE_HEALTHY") throw new ApiError(400, `Project ${project.ref} is not active (status ${project.status})`);
+  if (project.status !== "ACTIVE_HEALTHY") throw invalid(`Project ${project.ref} is not active (status ${project.status})`);
   const timeoutMs = call.services.pools.settings.statementTimeoutMs;
   try {
     const login = await call.services.logins.login(project, access, timeoutMs);

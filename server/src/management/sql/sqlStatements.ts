@@ -1,7 +1,7 @@
 // Project stage: SQL text → its statements (text and kind) with PostgreSQL's own parser
 // (libpg-query), as the supabase CLI records them, and the ones a migration cannot contain.
 import { loadModule, parseSync } from "libpg-query";
-import { ApiError } from "../http/apiError";
+import { invalid } from "../errors/domainError";
 
 export interface Statement {
   text: string;
@@ -26,7 +26,7 @@ export async function splitStatements(text: string): Promise<Statement[]> {
   try {
     parsed = parseSync(text) as { stmts?: RawStatement[] };
   } catch (e) {
-    throw new ApiError(400, `Failed to parse the SQL: ${(e as Error).message}`);
+    throw invalid(`Failed to parse the SQL: ${(e as Error).message}`);
   }
   // Locations are byte offsets into the UTF-8 text.
   const bytes = Buffer.from(text, "utf8");

@@ -4,7 +4,7 @@
 // `generateTypescript` with the default schema `public`; the same calls run here on the
 // session's connection (so its timeout and login apply).
 import { generateTypescript, introspect, sortGeneratorMetadata } from "@supabase/postgrest-typegen";
-import type { ProjectSession } from "../sessions/projectSession";
+import type { ProjectSession } from "../tenants/projectSession";
 
 export async function typescriptTypes(session: ProjectSession, includedSchemas: string[]): Promise<string> {
   // The generator sends its catalog queries all at once; one connection runs one at a time, and

@@ -6,7 +6,7 @@ import { extensionVersions, upgradeExtension } from "./extensionUpgrade";
 import { UpgradeStore } from "./upgradeStore";
 import { requireProject } from "../http/access";
 import { ok, type ApiArea, type Call } from "../http/operation";
-import type { ProjectRecord } from "../projects/projectStore";
+import type { ProjectRecord } from "../tenants/projectStore";
 
 const majorUpgradeRefusal = (current: string, target: string) =>
   `A PostgreSQL major upgrade (${current} → ${target}) is not available here: it replaces the PostgreSQL binaries and data directory of the whole server (pg_upgrade or a dump and restore), which its operator does; this API upgrades the project's pg_graphql extension (target_version "${current}")`;

@@ -2,7 +2,7 @@
 // consent sessions. Secrets are random, shown once, and stored only as their sha-256.
 import { randomBytes } from "node:crypto";
 import type { Sql } from "../platform/sql";
-import { tokenHash } from "../users/accessToken";
+import { tokenHash } from "./accessToken";
 
 export function newSecret(prefix: string): string {
   return `${prefix}${randomBytes(20).toString("hex")}`;

@@ -2,7 +2,7 @@
 // The caller's SQL failing is the caller's error (400 with PostgreSQL's own words); anything
 // that is not a database error stays a fault (500).
 import type { DatabaseError } from "pg";
-import { ApiError } from "../http/apiError";
+import { invalid } from "../errors/domainError";
 import { sqlState } from "../platform/sql";
 import { SessionTimeout } from "./projectSession";
 
@@ -27,8 +27,7 @@ export function postgresReport(error: DatabaseError, text?: string): string {
 
 /** The answer for an error of SQL run for a request; `text` is the SQL, when one text ran. */
 export function sqlFailure(error: unknown, what = "Failed to run sql query", text?: string): Error {
-  if (error instanceof SessionTimeout) return new ApiError(400, `${what}: ${error.message}`);
-  if (error instanceof ApiError) return error;
-  if (sqlState(error) !== undefined) return new ApiError(400, `${what}: ${postgresReport(error as DatabaseError, text)}`);
+  if (error instanceof SessionTimeout) return invalid(`${what}: ${error.message}`);
+  if (sqlState(error) !== undefined) return invalid(`${what}: ${postgresReport(error as DatabaseError, text)}`);
   return error as Error;
 }

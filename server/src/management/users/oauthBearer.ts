@@ -2,10 +2,15 @@
 // or the refusal (unknown, revoked, expired, or lacking the scope the operation names in the
 // OpenAPI document's `x-oauth-scope`).
 import type { OpenApiDocument } from "../openapi/managementDocument";
-import type { OAuthGrant } from "../http/operation";
-import type { User } from "../users/userStore";
+import type { User } from "./userStore";
 import type { Sql } from "../platform/sql";
 import type { OAuthStore } from "./oauthStore";
+
+/** What an OAuth access token allows: one organization, some scopes (absent for a PAT). */
+export interface OAuthGrant {
+  organizationSlug: string;
+  scopes: string[];
+}
 
 export type OAuthCaller = { kind: "ok"; user: User; grant: OAuthGrant } | { kind: "refused"; status: number; message: string };
 

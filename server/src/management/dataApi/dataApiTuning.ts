@@ -1,7 +1,7 @@
 // Settings stage: a project's stored settings → how its data API runs requests now (search path,
 // pool size, whether mutations are refused). Pools are reopened when these change.
 import { networkFilter, type AllowedNetworks } from "../access/networkRestrictions";
-import { readOnlyNow, searchPathOf, type ProjectSettings } from "./settingsStore";
+import { readOnlyNow, searchPathOf, type ProjectSettings } from "../settings/settingsStore";
 
 export interface DataApiTuning {
   /** Equal for equal stored settings: a pool whose key differs from the stored one is stale. */

@@ -7,10 +7,10 @@
 import { randomBytes } from "node:crypto";
 import type { SuperuserDoor } from "../door/superuserDoor";
 import type { Sql } from "../platform/sql";
-import { projectNames } from "../projects/projectNames";
+import { projectNames } from "./projectNames";
 import type { ProjectServers } from "../servers/projectServers";
-import { scramVerifier } from "../projects/scramVerifier";
-import type { ProjectRecord } from "../projects/projectStore";
+import { scramVerifier } from "./scramVerifier";
+import type { ProjectRecord } from "./projectStore";
 import { withProjectSession, type ProjectSession } from "./projectSession";
 
 export type ProjectAccess = "owner" | "read_only";

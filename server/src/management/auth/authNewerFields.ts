@@ -1,5 +1,0 @@
-// Auth (Management API): auth configuration fields newer clients (the CLI's `config push`) require
-// that the published document does not list yet, with their values here (read-only).
-import type { AuthConfigFields } from "./authConfigStore";
-
-export const newerFields: AuthConfigFields = { security_update_password_require_current_password: false };
