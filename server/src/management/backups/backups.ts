@@ -4,7 +4,7 @@
 // the project's name, with the old database's settings and grants, then the old one is dropped.
 // Dumps run on the project's read-only login and restores on its owner login (what a dumped
 // object runs while it loads runs as the tenant); grants come back as dumped.
-import type { ProjectPools } from "../dataApi/projectPools";
+import type { SettingsChanged } from "../tenants/settingsChanged";
 import { templateDatabase } from "../door/projectTemplate";
 import type { SuperuserDoor } from "../door/superuserDoor";
 import { invalid } from "../errors/domainError";
@@ -36,7 +36,7 @@ export class Backups {
     private readonly platform: Sql,
     private readonly door: SuperuserDoor,
     private readonly logins: ProjectLogins,
-    private readonly pools: ProjectPools,
+    private readonly pools: SettingsChanged,
     private readonly now: () => number,
     private readonly work: { timeoutMs: number; databaseConnectionLimit: number },
   ) {}

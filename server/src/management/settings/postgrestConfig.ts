@@ -3,7 +3,7 @@
 // which the resolver reads from the `max_rows` directive in the comment of each exposed schema.
 import format from "pg-format";
 import { DirectiveError, schemaDirectives } from "../../../../src/catalog/directives";
-import type { ProjectPools } from "../dataApi/projectPools";
+import type { SettingsChanged } from "../tenants/settingsChanged";
 import { invalid } from "../errors/domainError";
 import { sqlState, type Sql } from "../platform/sql";
 import type { ProjectRecord } from "../tenants/projectStore";
@@ -98,7 +98,7 @@ async function applyMaxRows(sql: Sql, schemas: string[], maxRows: number): Promi
 /** Checks the changes against the project's database, applies them, and reopens its pool. */
 export async function updatePostgrestConfig(
   store: SettingsStore,
-  pools: ProjectPools,
+  pools: SettingsChanged,
   project: ProjectRecord,
   onDatabase: OnDatabase,
   changes: PostgrestChanges,

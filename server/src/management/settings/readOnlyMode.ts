@@ -2,7 +2,7 @@
 // in the database (default_transaction_read_only on the project's database, its sessions ended
 // so none keeps writing) and seen by the data API (mutations refused). An override lifts it for
 // 15 minutes; the sweep puts it back once the override is over.
-import type { ProjectPools } from "../dataApi/projectPools";
+import type { SettingsChanged } from "../tenants/settingsChanged";
 import type { SuperuserDoor } from "../door/superuserDoor";
 import type { ProjectRecord } from "../tenants/projectStore";
 import { readOnlyNow, type ProjectSettings, type SettingsStore } from "./settingsStore";
@@ -21,7 +21,7 @@ export class ReadOnlyMode {
   constructor(
     private readonly store: SettingsStore,
     private readonly door: SuperuserDoor,
-    private readonly pools: ProjectPools,
+    private readonly pools: SettingsChanged,
     private readonly now: () => number,
     /** Bytes of database a project may use; undefined: no quota, never read-only. */
     private readonly quotaBytes: number | undefined,
