@@ -5,6 +5,7 @@ import { BlockList, isIPv4, isIPv6 } from "node:net";
 import { invalid } from "../errors/domainError";
 import type { Sql } from "../platform/sql";
 import { parseCidr } from "./cidr";
+import { isoText } from "../platform/isoColumn";
 
 export interface AllowedNetworks {
   v4: string[];
@@ -21,14 +22,13 @@ export interface RestrictionsRow extends AllowedNetworks {
 
 export const unrestricted: AllowedNetworks = { v4: ["0.0.0.0/0"], v6: ["::/0"] };
 
-const stamp = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export class RestrictionsStore {
   constructor(private readonly sql: Sql) {}
 
   async get(ref: string): Promise<RestrictionsRow> {
     const row = await this.sql.one<RestrictionsRow>(
-      `select allowed_v4 as v4, allowed_v6 as v6, old_v4, old_v6, status, ${stamp("updated_at")} as updated_at, ${stamp("applied_at")} as applied_at
+      `select allowed_v4 as v4, allowed_v6 as v6, old_v4, old_v6, status, ${isoText("updated_at")} as updated_at, ${isoText("applied_at")} as applied_at
          from platform.network_restrictions where ref = $1`,
       [ref],
     );

@@ -1,7 +1,7 @@
 // Platform store: a project's SAML identity providers and the email domains routed to each.
 // Entity ids and domains are unique within a project (constraints, checked first for messages).
 import type { Sql } from "../platform/sql";
-import { isoColumn } from "../platform/isoColumn";
+import { isoColumn, isoText } from "../platform/isoColumn";
 
 export interface SsoDomain {
   id: string;
@@ -28,8 +28,8 @@ export type SsoProviderFields = Pick<SsoProviderRecord, "entity_id" | "metadata_
 const columns = `p.id::text as id, p.entity_id, p.metadata_xml, p.metadata_url, p.certificates, p.attribute_mapping, p.name_id_format,
   ${isoColumn("p.created_at", "created_at")}, ${isoColumn("p.updated_at", "updated_at")},
   coalesce((select json_agg(json_build_object('id', d.id, 'domain', d.domain,
-      'created_at', to_char(d.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-      'updated_at', to_char(d.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) order by d.domain)
+      'created_at', ${isoText("d.created_at")},
+      'updated_at', ${isoText("d.updated_at")}) order by d.domain)
     from platform.sso_domains d where d.provider_id = p.id), '[]') as domains`;
 
 export class SsoProviderStore {

@@ -14,6 +14,7 @@ import type { ProjectLogins } from "../tenants/projectLogins";
 import { RestoreRefused, restoreIntoTemplateCopy } from "./projectRestore";
 import { projectNames } from "../tenants/projectNames";
 import type { ProjectRecord } from "../tenants/projectStore";
+import { isoText } from "../platform/isoColumn";
 
 export type BackupKind = "scheduled" | "on_demand" | "restore_point";
 
@@ -25,8 +26,7 @@ export interface BackupEntry {
   completed_at: string | null;
 }
 
-const stamp = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-const entryColumns = `id::int as id, name, status, ${stamp("inserted_at")} as inserted_at, ${stamp("completed_at")} as completed_at`;
+const entryColumns = `id::int as id, name, status, ${isoText("inserted_at")} as inserted_at, ${isoText("completed_at")} as completed_at`;
 export const defaultSchedule = "04:00:00";
 /** Daily backups kept with their dump; older ones stay listed as REMOVED. */
 export const keptScheduled = 7;
@@ -103,7 +103,7 @@ export class Backups {
 
   async schedule(project: ProjectRecord): Promise<{ schedule_for: string; updated_at: string }> {
     const row = await this.platform.one<{ schedule_for: string; updated_at: string }>(
-      `select schedule_for::text, ${stamp("updated_at")} as updated_at from platform.backup_schedules where ref = $1`,
+      `select schedule_for::text, ${isoText("updated_at")} as updated_at from platform.backup_schedules where ref = $1`,
       [project.ref],
     );
     return row ?? { schedule_for: defaultSchedule, updated_at: project.created_at };

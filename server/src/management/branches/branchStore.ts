@@ -2,6 +2,7 @@
 // scheduled deletion), their action runs (one step, its status and logs), and the branches whose
 // scheduled deletion was carried out.
 import type { Sql } from "../platform/sql";
+import { isoColumn } from "../platform/isoColumn";
 
 export interface BranchRecord {
   id: string;
@@ -42,10 +43,9 @@ export interface ActionRun {
   updated_at: string;
 }
 
-const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${column}`;
-const branchColumns = `id::text, name, parent_ref, branch_ref, git_branch, persistent, status, with_data, db_pass, ${iso("created_at")}, ${iso("updated_at")},
-  ${iso("deletion_scheduled_at")}, closed_for_deletion`;
-const runColumns = `id::text, branch_id::text, step, status, logs, ${iso("created_at")}, ${iso("updated_at")}`;
+const branchColumns = `id::text, name, parent_ref, branch_ref, git_branch, persistent, status, with_data, db_pass, ${isoColumn("created_at")}, ${isoColumn("updated_at")},
+  ${isoColumn("deletion_scheduled_at")}, closed_for_deletion`;
+const runColumns = `id::text, branch_id::text, step, status, logs, ${isoColumn("created_at")}, ${isoColumn("updated_at")}`;
 
 export class BranchStore {
   constructor(private readonly sql: Sql) {}
@@ -106,7 +106,7 @@ export class BranchStore {
 
   async purged(idOrRef: string): Promise<PurgedBranch | undefined> {
     return this.sql.one<PurgedBranch>(
-      `select id::text, name, parent_ref, branch_ref, ${iso("purged_at")} from platform.purged_branches where branch_ref = $1 or id::text = $1`,
+      `select id::text, name, parent_ref, branch_ref, ${isoColumn("purged_at")} from platform.purged_branches where branch_ref = $1 or id::text = $1`,
       [idOrRef],
     );
   }

@@ -2,6 +2,7 @@
 // by name and digest, removed by name. Values are stored sealed; nothing here decrypts them.
 import type { SqlPool } from "../platform/sql";
 import { secretDigest, type SecretCipher } from "./secretCipher";
+import { isoColumn } from "../platform/isoColumn";
 
 export interface SecretSummary {
   name: string;
@@ -36,7 +37,7 @@ export class SecretStore {
 
   async list(ref: string): Promise<SecretSummary[]> {
     return this.sql.rows<SecretSummary>(
-      `select name, digest, to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at
+      `select name, digest, ${isoColumn("updated_at")}
        from platform.project_secrets where project_ref = $1 order by name`,
       [ref],
     );

@@ -1,6 +1,7 @@
 // Platform store: project records (where each project's database lives, its roles and JWT
 // secret, its status). Reads on behalf of a user only see their organizations' projects.
 import type { Sql } from "../platform/sql";
+import { isoText } from "../platform/isoColumn";
 
 export const projectStatuses = ["COMING_UP", "ACTIVE_HEALTHY", "INACTIVE", "GOING_DOWN"] as const;
 export type ProjectStatus = (typeof projectStatuses)[number];
@@ -33,7 +34,7 @@ export interface OrganizationProjectsQuery {
 
 const columns = `p.id::int as id, p.ref, p.organization_slug, p.name, p.region, p.status, p.server, p.database_name,
   p.owner_role, p.authenticator_role, p.authenticator_password, p.jwt_secret,
-  to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at`;
+  ${isoText("p.created_at")} as created_at`;
 
 const visibleTo = `exists (select 1 from platform.organization_members m
   where m.organization_slug = p.organization_slug and m.user_id = $1)`;
