@@ -62,12 +62,17 @@ export interface DashboardOptions {
 export async function dashboardRoute(fastify: FastifyInstance, options: DashboardOptions): Promise<void> {
   const assetsDir = options.assetsDir ?? defaultDashboardAssets;
   fastify.get("/dashboard", (_request, reply) => reply.redirect(dashboardPath, 301));
+  const notBuilt = (reply: FastifyReply) =>
+    reply.code(503).send({ message: "The dashboard is not built: run `node server/build.mjs` (or `make build`)" });
   fastify.get(dashboardPath, (_request, reply) => {
-    if (!existsSync(join(assetsDir, "dashboard.js"))) {
-      return reply.code(503).send({ message: "The dashboard is not built: run `node server/build.mjs` (or `make build`)" });
-    }
+    if (!existsSync(join(assetsDir, "dashboard.js"))) return notBuilt(reply);
     return secured(reply).header("cache-control", "no-cache").type("text/html; charset=utf-8").send(page);
   });
+  // A server built without the dashboard (a data API only build) starts without a warning.
+  if (!existsSync(assetsDir)) {
+    fastify.get(`${dashboardPath}assets/*`, (_request, reply) => notBuilt(reply));
+    return;
+  }
   await fastify.register(fastifyStatic, {
     root: assetsDir,
     prefix: `${dashboardPath}assets/`,
