@@ -27,7 +27,20 @@ async function adjustedDocument() {
   });
   const source = bundle.outputFiles[0].text;
   const module = await import(`data:text/javascript;base64,${Buffer.from(source).toString("base64")}`);
-  return withoutAliases(module.adjustedDocument());
+  return defaultsPresent(withoutAliases(module.adjustedDocument()));
+}
+
+/** A query or path parameter with a default is always there when the handler runs (the
+ * validator fills it in), so its type is not optional. */
+function defaultsPresent(doc) {
+  for (const item of Object.values(doc.paths)) {
+    for (const operation of Object.values(item)) {
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.schema?.default !== undefined) parameter.required = true;
+      }
+    }
+  }
+  return doc;
 }
 
 /** A path served by an operation that another path already has (the CLI's logs alias) repeats

@@ -141,8 +141,8 @@ export async function v1Api(fastify: FastifyInstance, options: { services: Servi
           services,
           user: users.get(request)!,
           ...(oauth.grants.has(request) ? { grant: oauth.grants.get(request)! } : {}),
-          params: request.params as Record<string, string>,
-          query: request.query as Record<string, unknown>,
+          params: request.params,
+          query: request.query,
           body: request.body,
           request,
         });

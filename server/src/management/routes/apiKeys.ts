@@ -9,14 +9,7 @@ import { ApiKeyStore, type ApiKeyRecord, type ApiKeyType } from "../store/apiKey
 import { changingKeys, readKeyState, setLegacyApiKeysEnabled } from "../store/keyStateStore";
 import type { ProjectRecord } from "../store/projectStore";
 import { requireProject } from "./access";
-import { ok, type ApiArea, type Call } from "./operation";
-
-interface KeyBody {
-  type?: ApiKeyType;
-  name?: string;
-  description?: string | null;
-  secret_jwt_template?: Record<string, unknown> | null;
-}
+import { ok, type ApiArea, type Caller, type CallWith, type Schema } from "./operation";
 
 const visiblePrefixLength = 4;
 
@@ -28,7 +21,7 @@ function prefixOf(key: ApiKeyRecord): string {
   return key.api_key.slice(0, `sb_${key.type}_`.length + visiblePrefixLength);
 }
 
-export function apiKeyShape(key: ApiKeyRecord, reveal: boolean) {
+export function apiKeyShape(key: ApiKeyRecord, reveal: boolean): Schema<"ApiKeyResponse"> {
   const masked = key.type === "secret" && !reveal;
   return {
     api_key: masked ? `${prefixOf(key)}${"·".repeat(16)}` : key.api_key,
@@ -45,9 +38,9 @@ export function apiKeyShape(key: ApiKeyRecord, reveal: boolean) {
 }
 
 /** The project's publishable and secret keys, as listed beside its legacy ones. */
-export async function listedApiKeys(call: Call, project: ProjectRecord) {
+export async function listedApiKeys(call: Caller & { query: { reveal?: boolean } }, project: ProjectRecord) {
   const keys = await new ApiKeyStore(call.services.platform).list(project.id);
-  return keys.map((k) => apiKeyShape(k, call.query["reveal"] === true));
+  return keys.map((k) => apiKeyShape(k, call.query.reveal === true));
 }
 
 /** A template's role must be one the data API runs requests as. */
@@ -61,12 +54,14 @@ function checkedTemplate(type: ApiKeyType, template: Record<string, unknown> | n
   return template;
 }
 
-function noSuchKey(call: Call, project: ProjectRecord): ApiError {
-  return new ApiError(404, `No API key ${call.params["id"]} in project ${project.ref}`);
+type KeyCall = CallWith<{ ref: string; id: string }>;
+
+function noSuchKey(call: KeyCall, project: ProjectRecord): ApiError {
+  return new ApiError(404, `No API key ${call.params.id} in project ${project.ref}`);
 }
 
-async function requireKey(call: Call, project: ProjectRecord): Promise<ApiKeyRecord> {
-  const key = await new ApiKeyStore(call.services.platform).get(project.id, call.params["id"]!);
+async function requireKey(call: KeyCall, project: ProjectRecord): Promise<ApiKeyRecord> {
+  const key = await new ApiKeyStore(call.services.platform).get(project.id, call.params.id);
   if (!key) throw noSuchKey(call, project);
   return key;
 }
@@ -75,12 +70,12 @@ async function refuseTakenName(store: ApiKeyStore, project: ProjectRecord, name:
   if (await store.nameTaken(project.id, name, exceptId)) throw new ApiError(409, `An API key named ${name} already exists in this project`);
 }
 
-const legacyState = async (call: Call, project: ProjectRecord) => ({ enabled: (await readKeyState(call.services.platform, project.id)).legacyApiKeysEnabled });
+const legacyState = async (call: Caller, project: ProjectRecord) => ({ enabled: (await readKeyState(call.services.platform, project.id)).legacyApiKeysEnabled });
 
 export const apiKeysArea: ApiArea = {
   "v1-create-project-api-key": async (call) => {
     const project = await requireProject(call);
-    const body = call.body as Required<Pick<KeyBody, "type" | "name">> & KeyBody;
+    const body = call.body;
     const template = checkedTemplate(body.type, body.secret_jwt_template);
     const created = await changingKeys(call.services.platform, project.id, async (tx) => {
       const store = new ApiKeyStore(tx);
@@ -93,13 +88,13 @@ export const apiKeysArea: ApiArea = {
 
   "v1-get-project-api-key": async (call) => {
     const project = await requireProject(call);
-    return ok(apiKeyShape(await requireKey(call, project), call.query["reveal"] === true));
+    return ok(apiKeyShape(await requireKey(call, project), call.query.reveal === true));
   },
 
   "v1-update-project-api-key": async (call) => {
     const project = await requireProject(call);
     const key = await requireKey(call, project);
-    const body = call.body as KeyBody;
+    const body = call.body;
     const template = body.secret_jwt_template === undefined ? key.secret_jwt_template : checkedTemplate(key.type, body.secret_jwt_template);
     const updated = await changingKeys(call.services.platform, project.id, async (tx) => {
       const store = new ApiKeyStore(tx);
@@ -109,24 +104,24 @@ export const apiKeysArea: ApiArea = {
       if (!updated) throw noSuchKey(call, project);
       return updated;
     });
-    return ok(apiKeyShape(updated, call.query["reveal"] === true));
+    return ok(apiKeyShape(updated, call.query.reveal === true));
   },
 
   "v1-delete-project-api-key": async (call) => {
     const project = await requireProject(call);
     const key = await requireKey(call, project);
-    const reason = typeof call.query["reason"] === "string" ? call.query["reason"] : null;
+    const reason = call.query.reason ?? null;
     await changingKeys(call.services.platform, project.id, (tx) =>
-      new ApiKeyStore(tx).remove(project.id, key.id, call.query["was_compromised"] === true, reason),
+      new ApiKeyStore(tx).remove(project.id, key.id, call.query.was_compromised === true, reason),
     );
-    return ok(apiKeyShape(key, call.query["reveal"] === true));
+    return ok(apiKeyShape(key, call.query.reveal === true));
   },
 
   "v1-get-project-legacy-api-keys": async (call) => ok(await legacyState(call, await requireProject(call))),
 
   "v1-update-project-legacy-api-keys": async (call) => {
     const project = await requireProject(call);
-    await setLegacyApiKeysEnabled(call.services.platform, project.id, call.query["enabled"] === true);
+    await setLegacyApiKeysEnabled(call.services.platform, project.id, call.query.enabled === true);
     return ok(await legacyState(call, project));
   },
 };

@@ -7,7 +7,7 @@ import { deployedFileName, deployedFileUrl, storedPath, type Deployment } from "
 import { readDeploy, SourceUpload } from "../functions/functionUploads";
 import type { FunctionEdit, FunctionRecord } from "../store/functionStore";
 import { requireProject } from "./access";
-import { ok, type ApiArea, type Call } from "./operation";
+import { ok, type ApiArea, type Caller, type CallWith } from "./operation";
 
 /** A function as the hosted API answers it: its file paths as URLs under the deployment's base. */
 function functionShape(ref: string, f: FunctionRecord) {
@@ -37,9 +37,9 @@ function edited(outcome: FunctionRecord[] | { unknown: string } | { taken: true 
   throw new ApiError(409, "Another function of this project already has that slug");
 }
 
-async function existing(call: Call): Promise<{ ref: string; fn: FunctionRecord }> {
+async function existing(call: CallWith<{ ref: string; function_slug: string }>): Promise<{ ref: string; fn: FunctionRecord }> {
   const project = await requireProject(call);
-  const slug = call.params["function_slug"]!;
+  const slug = call.params.function_slug;
   const fn = await call.services.functions.get(project.ref, slug);
   if (!fn) throw notFound(slug);
   return { ref: project.ref, fn };
@@ -47,7 +47,7 @@ async function existing(call: Call): Promise<{ ref: string; fn: FunctionRecord }
 
 /** A raw eszip upload, a text/plain source file (stored as the entrypoint, byte for byte, so the
  * entrypoint must be a bundle file name), or a JSON `body` (source text, stored as index.ts). */
-function uploadedBundle(call: Call, source: string | undefined, entrypoint: string): Bundle | undefined {
+function uploadedBundle(call: Caller & { body: unknown }, source: string | undefined, entrypoint: string): Bundle | undefined {
   if (Buffer.isBuffer(call.body)) return { kind: "eszip", content: call.body };
   if (call.body instanceof SourceUpload) {
     const checked = bundleFileName(entrypoint);
@@ -59,7 +59,7 @@ function uploadedBundle(call: Call, source: string | undefined, entrypoint: stri
 }
 
 /** The JSON body's fields; an upload (eszip or text/plain) has none. */
-function jsonFields(call: Call): SourceBody {
+function jsonFields(call: Caller & { body: unknown }): SourceBody {
   return (Buffer.isBuffer(call.body) || call.body instanceof SourceUpload ? {} : (call.body ?? {})) as SourceBody;
 }
 
@@ -92,7 +92,7 @@ export const functionsArea: ApiArea = {
 
   "v1-create-a-function": async (call) => {
     const project = await requireProject(call);
-    const q = call.query as SourceBody & { import_map?: boolean; entrypoint_path?: string; import_map_path?: string };
+    const q = call.query;
     const json = jsonFields(call);
     const slug = json.slug ?? q.slug;
     if (slug === undefined || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(slug)) throw new ApiError(400, "A function needs a slug: a letter, then letters, digits, _ or -");
@@ -119,7 +119,7 @@ export const functionsArea: ApiArea = {
     const deploy = await readDeploy(call.request);
     const { files } = deploy;
     const metadata = sentPaths(deploy.metadata);
-    const slug = (call.query["slug"] as string | undefined) ?? metadata.name;
+    const slug = call.query.slug ?? metadata.name;
     if (slug === undefined || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(slug)) throw new ApiError(400, "A deploy needs a slug query parameter: a letter, then letters, digits, _ or -");
     if (files.length === 0) throw new ApiError(400, "A deploy needs at least one file part");
     if (!files.some((f) => f.path === metadata.entrypoint_path || metadata.entrypoint_path.endsWith(`/${f.path}`) || f.path.endsWith(`/${metadata.entrypoint_path}`))) {
@@ -135,10 +135,10 @@ export const functionsArea: ApiArea = {
       import_map_path: metadata.import_map_path ?? null,
       static_patterns: metadata.static_patterns ?? [],
     };
-    if (call.query["bundleOnly"] === true) {
+    if (call.query.bundleOnly === true) {
       // Checked and hashed, not stored: what a deploy of these files would record.
       const now = Date.now();
-      return ok({ id: "", slug, status: "ACTIVE", version: 0, created_at: now, updated_at: now, ...fields, import_map_path: fields.import_map_path ?? undefined, ezbr_sha256: sha256 }, 201);
+      return ok({ id: "", slug, status: "ACTIVE" as const, version: 0, created_at: now, updated_at: now, ...fields, import_map_path: fields.import_map_path ?? undefined, ezbr_sha256: sha256 }, 201);
     }
     const deployed = await call.services.functions.deploy(project.ref, slug, fields, bundle, sha256, { mustBeNew: false });
     return ok(functionShape(project.ref, deployed!), 201);
@@ -146,7 +146,7 @@ export const functionsArea: ApiArea = {
 
   "v1-update-a-function": async (call) => {
     const { ref, fn } = await existing(call);
-    const q = sentPaths(call.query as SourceBody & FunctionEdit);
+    const q = sentPaths(call.query);
     const json = jsonFields(call);
     const why = q.entrypoint_path === undefined ? undefined : badPath(q.entrypoint_path);
     if (why) throw new ApiError(400, why);
@@ -166,7 +166,7 @@ export const functionsArea: ApiArea = {
 
   "v1-bulk-update-functions": async (call) => {
     const project = await requireProject(call);
-    const items = (call.body as (FunctionEdit & { slug: string; id: string })[]).map(sentPaths);
+    const items = call.body.map(sentPaths);
     const edits = items.map(({ slug, name, status, verify_jwt, import_map, entrypoint_path, import_map_path, ezbr_sha256 }) => ({
       slug,
       fields: { name, status, verify_jwt, import_map, entrypoint_path, import_map_path, ezbr_sha256 },

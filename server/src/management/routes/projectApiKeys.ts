@@ -3,13 +3,13 @@
 import { Keyring } from "../../keys";
 import { requireProject } from "./access";
 import { listedApiKeys } from "./apiKeys";
-import { ok, type ApiArea } from "./operation";
+import { ok, type ApiArea, type Schema } from "./operation";
 
 export const projectApiKeysArea: ApiArea = {
   "v1-get-project-api-keys": async (call) => {
     const project = await requireProject(call);
     const keys = await new Keyring(project.jwt_secret).apiKeys();
-    const legacy = (name: string, apiKey: string, description: string) => ({
+    const legacy = (name: string, apiKey: string, description: string): Schema<"ApiKeyResponse"> => ({
       api_key: apiKey,
       id: name,
       type: "legacy",

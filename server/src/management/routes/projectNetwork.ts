@@ -8,14 +8,14 @@ import { ApiError } from "../http/apiError";
 import { checkCidrs, clientAddress, type AllowedNetworks, type RestrictionsRow } from "../settings/networkRestrictions";
 import type { ProjectRecord } from "../store/projectStore";
 import { requireProject } from "./access";
-import type { ApiArea, Answer, Call } from "./operation";
+import type { AnswerOf, ApiArea, Caller, Schema } from "./operation";
 
 interface CidrLists {
   dbAllowedCidrs?: string[];
   dbAllowedCidrsV6?: string[];
 }
 
-function v1Shape(row: RestrictionsRow) {
+function v1Shape(row: RestrictionsRow): Schema<"NetworkRestrictionsResponse"> {
   return {
     entitlement: "allowed",
     config: { dbAllowedCidrs: row.v4, dbAllowedCidrsV6: row.v6 },
@@ -26,14 +26,14 @@ function v1Shape(row: RestrictionsRow) {
   };
 }
 
-function v2Shape(row: RestrictionsRow) {
-  const { config, old_config: _old, ...rest } = v1Shape(row);
-  const entries = [...config.dbAllowedCidrs.map((address) => ({ address, type: "v4" })), ...config.dbAllowedCidrsV6.map((address) => ({ address, type: "v6" }))];
+export function v2Shape(row: RestrictionsRow): Schema<"NetworkRestrictionsV2Response"> {
+  const { config: _config, old_config: _old, ...rest } = v1Shape(row);
+  const entries = [...row.v4.map((address) => ({ address, type: "v4" as const })), ...row.v6.map((address) => ({ address, type: "v6" as const }))];
   return { ...rest, config: { dbAllowedCidrs: entries } };
 }
 
 /** Checks, stores and enforces the networks; answers the stored row and how the database took it. */
-async function enforce(call: Call, project: ProjectRecord, requested: AllowedNetworks): Promise<{ row: RestrictionsRow; database: string }> {
+async function enforce(call: Caller, project: ProjectRecord, requested: AllowedNetworks): Promise<{ row: RestrictionsRow; database: string }> {
   const { restrictions, pools, door } = call.services;
   const networks = checkCidrs(requested);
   await restrictions.store(project.ref, networks);
@@ -45,7 +45,7 @@ async function enforce(call: Call, project: ProjectRecord, requested: AllowedNet
   return { row: await restrictions.get(project.ref), database: outcome.kind === "applied" ? "applied" : `not applied: ${outcome.reason}` };
 }
 
-function answer(status: number, body: unknown, database: string): Answer {
+function answer<S extends number, B>(status: S, body: B, database: string): AnswerOf<S, B> {
   return { status, body, headers: { "x-database-enforcement": database } };
 }
 
@@ -57,7 +57,7 @@ export const projectNetworkArea: ApiArea = {
 
   "v1-update-network-restrictions": async (call) => {
     const project = await requireProject(call);
-    const body = call.body as CidrLists;
+    const body = call.body;
     const current = await call.services.restrictions.get(project.ref);
     const { row, database } = await enforce(call, project, { v4: body.dbAllowedCidrs ?? current.v4, v6: body.dbAllowedCidrsV6 ?? current.v6 });
     return answer(201, v1Shape(row), database);
@@ -65,7 +65,7 @@ export const projectNetworkArea: ApiArea = {
 
   "v1-patch-network-restrictions": async (call) => {
     const project = await requireProject(call);
-    const { add = {}, remove = {} } = call.body as { add?: CidrLists; remove?: CidrLists };
+    const { add = {}, remove = {} } = call.body;
     const current = await call.services.restrictions.get(project.ref);
     // Removals compare canonical forms, so "10.0.0.0/8" removes what "10.0.0.0/8" added.
     const removed = checkCidrs({ v4: remove.dbAllowedCidrs ?? [], v6: remove.dbAllowedCidrsV6 ?? [] });
@@ -93,7 +93,7 @@ export const projectNetworkBansArea: ApiArea = {
 
   "v1-delete-network-bans": async (call) => {
     const project = await requireProject(call);
-    const body = call.body as { ipv4_addresses: string[]; requester_ip?: boolean };
+    const body = call.body;
     const bad = body.ipv4_addresses.filter((a) => isIP(a) === 0);
     if (bad.length > 0) throw new ApiError(400, `Not IP addresses: ${bad.join(", ")}; nothing was changed`);
     const addresses = [...body.ipv4_addresses, ...(body.requester_ip ? [clientAddress(call.request.ip)] : [])];
@@ -110,7 +110,7 @@ export const projectSslArea: ApiArea = {
 
   "v1-update-ssl-enforcement-config": async (call) => {
     const project = await requireProject(call);
-    const { database } = (call.body as { requestedConfig: { database: boolean } }).requestedConfig;
+    const { database } = call.body.requestedConfig;
     const { door, restrictions, databaseOptions } = call.services;
     const server = door.server(project.server);
     if (database && !(await server.settings.ssl())) {

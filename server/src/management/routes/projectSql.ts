@@ -5,10 +5,10 @@ import type { ProjectAccess } from "../project/projectLogins";
 import { withProjectSession, type ProjectSession } from "../project/projectSession";
 import { sqlFailure } from "../project/sqlErrors";
 import type { ProjectRecord } from "../store/projectStore";
-import type { Call } from "./operation";
+import type { Caller } from "./operation";
 
 export async function withProjectSql<T>(
-  call: Call,
+  call: Caller,
   project: ProjectRecord,
   access: ProjectAccess,
   work: (session: ProjectSession) => Promise<T>,

@@ -11,7 +11,7 @@ import { changingKeys } from "../store/keyStateStore";
 import type { ProjectRecord } from "../store/projectStore";
 import { SigningKeyStore, type SigningAlgorithm, type SigningKeyRecord, type SigningKeyStatus } from "../store/signingKeyStore";
 import { requireProject } from "./access";
-import { ok, type ApiArea, type Call } from "./operation";
+import { ok, type ApiArea, type Call, type CallWith, type ProjectCall } from "./operation";
 
 /** The moves PATCH allows: a standby key is promoted (the key in use steps back), a retired key
  * is revoked, a revoked key is restored. Putting a key in use is the only way out of in_use. */
@@ -22,13 +22,15 @@ const allowedMoves: Record<SigningKeyStatus, readonly SigningKeyStatus[]> = {
   revoked: ["standby", "previously_used"],
 };
 
+type KeyCall = CallWith<{ ref: string; id: string }>;
+
 export function signingKeyShape(key: SigningKeyRecord) {
   return { id: key.id, algorithm: key.algorithm, status: key.status, public_jwk: key.public_jwk, created_at: key.created_at, updated_at: key.updated_at };
 }
 
-async function requireKey(call: Call, project: ProjectRecord, store = new SigningKeyStore(call.services.platform)): Promise<SigningKeyRecord> {
-  const key = await store.get(project.id, call.params["id"]!);
-  if (!key) throw new ApiError(404, `No signing key ${call.params["id"]} in project ${project.ref}`);
+async function requireKey(call: KeyCall, project: ProjectRecord, store = new SigningKeyStore(call.services.platform)): Promise<SigningKeyRecord> {
+  const key = await store.get(project.id, call.params.id);
+  if (!key) throw new ApiError(404, `No signing key ${call.params.id} in project ${project.ref}`);
   return key;
 }
 
@@ -38,9 +40,9 @@ interface CreateBody {
   private_jwk?: JWK;
 }
 
-async function create(call: Call) {
+async function create(call: Call<"v1-create-project-signing-key">) {
   const project = await requireProject(call);
-  const body = call.body as CreateBody;
+  const body = call.body;
   const status = body.status ?? "standby";
   const id = body.private_jwk?.kid ?? randomUUID();
   const material = body.private_jwk
@@ -63,16 +65,16 @@ function refuseMove(from: SigningKeyStatus, to: SigningKeyStatus): void {
 }
 
 /** Runs `work` on the key as it is now, under the project's lock (another change may have moved it). */
-async function withCurrentKey<T>(call: Call, project: ProjectRecord, work: (store: SigningKeyStore, key: SigningKeyRecord) => Promise<T>): Promise<T> {
+async function withCurrentKey<T>(call: KeyCall, project: ProjectRecord, work: (store: SigningKeyStore, key: SigningKeyRecord) => Promise<T>): Promise<T> {
   return changingKeys(call.services.platform, project.id, async (tx) => {
     const store = new SigningKeyStore(tx);
     return work(store, await requireKey(call, project, store));
   });
 }
 
-async function update(call: Call) {
+async function update(call: Call<"v1-update-project-signing-key">) {
   const project = await requireProject(call);
-  const { status } = call.body as { status: SigningKeyStatus };
+  const { status } = call.body;
   const updated = await withCurrentKey(call, project, async (store, key) => {
     if (status === key.status) return key;
     refuseMove(key.status, status);
@@ -82,7 +84,7 @@ async function update(call: Call) {
   return ok(signingKeyShape(updated));
 }
 
-async function remove(call: Call) {
+async function remove(call: Call<"v1-remove-project-signing-key">) {
   const project = await requireProject(call);
   const removed = await withCurrentKey(call, project, async (store, key) => {
     if (key.status !== "revoked") throw new ApiError(400, `Only a revoked signing key can be deleted; this one is ${key.status}`);
@@ -92,7 +94,7 @@ async function remove(call: Call) {
   return ok(signingKeyShape(removed));
 }
 
-async function registerLegacy(call: Call) {
+async function registerLegacy(call: ProjectCall) {
   const project = await requireProject(call);
   const registered = await changingKeys(call.services.platform, project.id, async (tx) => {
     const store = new SigningKeyStore(tx);
