@@ -2,7 +2,7 @@
 // `logs.all` runs the caller's SQL as a read-only role that sees only this project's log views.
 import { ApiError } from "../http/apiError";
 import { logRange } from "../logs/logRange";
-import { defaultLogsSql, type UsageInterval } from "../logs/logQueries";
+import { defaultLogsSql } from "../logs/logQueries";
 import { requireProject } from "./access";
 import { ok, type ApiArea, type Call } from "./operation";
 

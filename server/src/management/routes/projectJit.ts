@@ -2,7 +2,6 @@
 // caller's own grants are those of the user behind the access token.
 import { invariant } from "../../../../src/util/invariant";
 import { bearerToken } from "../store/accessToken";
-import type { JitRole } from "../settings/jitAccess";
 import { requireProject } from "./access";
 import { ok, type ApiArea } from "./operation";
 

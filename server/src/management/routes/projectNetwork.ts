@@ -10,11 +10,6 @@ import type { ProjectRecord } from "../store/projectStore";
 import { requireProject } from "./access";
 import type { AnswerOf, ApiArea, Caller, Schema } from "./operation";
 
-interface CidrLists {
-  dbAllowedCidrs?: string[];
-  dbAllowedCidrsV6?: string[];
-}
-
 function v1Shape(row: RestrictionsRow): Schema<"NetworkRestrictionsResponse"> {
   return {
     entitlement: "allowed",

@@ -4,12 +4,11 @@
 // Every change bumps the key generation: the data API trusts exactly the keys in use and
 // previously used, in every server process, from the next request on.
 import { randomUUID } from "node:crypto";
-import type { JWK } from "jose";
 import { ApiError } from "../http/apiError";
 import { checkedKeyMaterial, generateKeyMaterial, legacySecretJwk } from "../auth/signingKeyMaterial";
 import { changingKeys } from "../store/keyStateStore";
 import type { ProjectRecord } from "../store/projectStore";
-import { SigningKeyStore, type SigningAlgorithm, type SigningKeyRecord, type SigningKeyStatus } from "../store/signingKeyStore";
+import { SigningKeyStore, type SigningKeyRecord, type SigningKeyStatus } from "../store/signingKeyStore";
 import { requireProject } from "./access";
 import { ok, type ApiArea, type Call, type CallWith, type ProjectCall } from "./operation";
 
@@ -32,12 +31,6 @@ async function requireKey(call: KeyCall, project: ProjectRecord, store = new Sig
   const key = await store.get(project.id, call.params.id);
   if (!key) throw new ApiError(404, `No signing key ${call.params.id} in project ${project.ref}`);
   return key;
-}
-
-interface CreateBody {
-  algorithm: SigningAlgorithm;
-  status?: "in_use" | "standby";
-  private_jwk?: JWK;
 }
 
 async function create(call: Call<"v1-create-project-signing-key">) {

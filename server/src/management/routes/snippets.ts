@@ -3,7 +3,7 @@
 // document), since the hosted dashboard's own way of saving snippets is not part of the API.
 // A snippet is stored text: saving one runs nothing.
 import { ApiError } from "../http/apiError";
-import { SnippetStore, type NewSnippet, type SnippetSortColumn, type SortOrder } from "../snippets/snippetStore";
+import { SnippetStore } from "../snippets/snippetStore";
 import { requireProject } from "./access";
 import { ok, type ApiArea, type CallWith } from "./operation";
 
