@@ -7,7 +7,7 @@ import { deployedFileName, deployedFileUrl, storedPath, type Deployment } from "
 import { readDeploy, SourceUpload } from "../functions/functionUploads";
 import type { FunctionEdit, FunctionRecord } from "../store/functionStore";
 import { requireProject } from "./access";
-import { ok, type ApiArea, type Caller, type CallWith } from "./operation";
+import { ok, type ApiArea, type Call, type CallWith, type Schema } from "./operation";
 
 /** A function as the hosted API answers it: its file paths as URLs under the deployment's base. */
 function functionShape(ref: string, f: FunctionRecord) {
@@ -45,9 +45,11 @@ async function existing(call: CallWith<{ ref: string; function_slug: string }>):
   return { ref: project.ref, fn };
 }
 
+type SourceCall = Call<"v1-create-a-function" | "v1-update-a-function">;
+
 /** A raw eszip upload, a text/plain source file (stored as the entrypoint, byte for byte, so the
  * entrypoint must be a bundle file name), or a JSON `body` (source text, stored as index.ts). */
-function uploadedBundle(call: Caller & { body: unknown }, source: string | undefined, entrypoint: string): Bundle | undefined {
+function uploadedBundle(call: SourceCall, source: string | undefined, entrypoint: string): Bundle | undefined {
   if (Buffer.isBuffer(call.body)) return { kind: "eszip", content: call.body };
   if (call.body instanceof SourceUpload) {
     const checked = bundleFileName(entrypoint);
@@ -59,8 +61,8 @@ function uploadedBundle(call: Caller & { body: unknown }, source: string | undef
 }
 
 /** The JSON body's fields; an upload (eszip or text/plain) has none. */
-function jsonFields(call: Caller & { body: unknown }): SourceBody {
-  return (Buffer.isBuffer(call.body) || call.body instanceof SourceUpload ? {} : (call.body ?? {})) as SourceBody;
+function jsonFields(call: SourceCall): SourceBody {
+  return Buffer.isBuffer(call.body) || call.body instanceof SourceUpload ? {} : (call.body ?? {});
 }
 
 /** The paths a client sends back as it read them (file URLs under a deployment's base) → stored paths. */
@@ -72,12 +74,8 @@ function sentPaths<T extends { entrypoint_path?: string | undefined; import_map_
   };
 }
 
-interface SourceBody {
-  slug?: string;
-  name?: string;
-  body?: string;
-  verify_jwt?: boolean;
-}
+/** The JSON fields a create or an update may send (an update has no slug). */
+type SourceBody = Partial<Schema<"V1CreateFunctionBody">>;
 
 export const functionsArea: ApiArea = {
   "v1-list-all-functions": async (call) => {

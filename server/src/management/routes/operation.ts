@@ -4,6 +4,7 @@
 // and answers are typed per operation from the adjusted document (managementApi.generated.d.ts).
 import type { FastifyRequest } from "fastify";
 import type { components, operations } from "../openapi/managementApi.generated";
+import type { SourceUpload } from "../functions/functionUploads";
 import type { Services } from "../services";
 import type { User } from "../store/userStore";
 
@@ -18,15 +19,27 @@ export type OperationId = keyof operations;
 /** A schema of the document's components, by name. */
 export type Schema<Name extends keyof components["schemas"]> = components["schemas"][Name];
 
-type Parameters<O extends OperationId> = operations[O]["parameters"];
+type OperationParameters<O extends OperationId> = operations[O]["parameters"];
 type Otherwise<T, Fallback> = [T] extends [never] ? Fallback : T;
 type None = Record<string, never>;
 
-/** The request body an operation was validated against: the union of its media types' schemas,
- * `undefined` where the body is optional or absent. */
+/** What a body of another media type than JSON arrives as, from its content-type parser
+ * (functions/functionUploads.ts); a multipart body is read by its handler, part by part. */
+interface UploadBodies {
+  "application/vnd.denoland.eszip": Buffer;
+  "text/plain": SourceUpload;
+  "multipart/form-data": undefined;
+}
+
+type MediaBody<C> = {
+  [M in keyof C]: M extends "application/json" ? C[M] : M extends keyof UploadBodies ? UploadBodies[M] : unknown;
+}[keyof C];
+
+/** The request body an operation was validated against: by media type, the JSON schema's type
+ * or the parsed upload; `undefined` where the body is optional or absent. */
 export type RequestBody<O extends OperationId> = operations[O] extends { requestBody?: infer R }
   ? R extends { content: infer C }
-    ? C[keyof C]
+    ? MediaBody<C>
     : undefined
   : undefined;
 
@@ -43,8 +56,8 @@ export type CallWith<Path> = Caller & { params: Path };
 export type ProjectCall = CallWith<{ ref: string }>;
 
 export interface Call<O extends OperationId> extends Caller {
-  params: Otherwise<NonNullable<Parameters<O>["path"]>, None>;
-  query: Otherwise<NonNullable<Parameters<O>["query"]>, None>;
+  params: Otherwise<NonNullable<OperationParameters<O>["path"]>, None>;
+  query: Otherwise<NonNullable<OperationParameters<O>["query"]>, None>;
   body: RequestBody<O>;
 }
 
