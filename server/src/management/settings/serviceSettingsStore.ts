@@ -1,6 +1,7 @@
 // Settings stage (Management API): a project's stored settings document of one kind → the
 // defaults with the stored changes merged in; a change is merged into the stored document in
-// one statement (jsonb concatenation per top-level key, nested objects replaced whole).
+// one statement (jsonb concatenation per top-level key, nested objects replaced whole). The
+// Realtime and Storage documents are read here with their defaults (by /v1 and /v2 alike).
 import type { components } from "../openapi/managementApi.generated";
 import type { Sql } from "../platform/sql";
 
