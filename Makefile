@@ -29,6 +29,7 @@ build-handler:
 	@$(MAKE) -s -C plv8
 
 build-server:
+	@node server/tools/managementTypes.mjs
 	@node server/build.mjs
 
 install: deps build-extension build-server

@@ -35,7 +35,7 @@ const FEATURES: Record<string, string[]> = {
   settings: ["access", "auth", "pgRouter"],
   snippets: [],
   sql: [],
-  upgrades: [],
+  upgrades: ["projects"],
 };
 
 /** Folders at the top with the composition root's files: commands that may use everything. */

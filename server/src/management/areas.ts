@@ -1,7 +1,7 @@
 // Routes (Management API): every implemented API area. A new area is one module in this folder
 // (its handlers keyed by operationId) added to this list; the OpenAPI document served and the
 // routes registered follow from the handlers present.
-import type { ApiArea, OperationHandler } from "./http/operation";
+import type { AnyHandler, ApiArea } from "./http/operation";
 import { databaseQueryArea } from "./sql/databaseQuery";
 import { migrationsArea } from "./sql/migrations";
 import { typesArea } from "./sql/types";
@@ -74,12 +74,13 @@ export const apiAreas: ApiArea[] = [
   projectConfigV2Area,
 ];
 
-export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, OperationHandler> {
-  const handlers = new Map<string, OperationHandler>();
+export function allHandlers(areas: ApiArea[] = apiAreas): Map<string, AnyHandler> {
+  const handlers = new Map<string, AnyHandler>();
   for (const area of areas) {
     for (const [operationId, handler] of Object.entries(area)) {
       if (handlers.has(operationId)) throw new Error(`two handlers for ${operationId}`);
-      handlers.set(operationId, handler);
+      // The router validated the request against this operation's schemas: its types hold.
+      handlers.set(operationId, handler as AnyHandler);
     }
   }
   return handlers;

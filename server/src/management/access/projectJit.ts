@@ -1,20 +1,19 @@
-// Routes (Management API): just-in-time role access on a project (jitAccess.ts). The
+// Routes (Management API): just-in-time role access on a project (../settings/jitAccess.ts). The
 // caller's own grants are those of the user behind the access token.
 import { invariant } from "../../../../src/util/invariant";
 import { bearerToken } from "../users/accessToken";
-import type { JitRole } from "./jitAccess";
 import { requireProject } from "../http/access";
 import { ok, type ApiArea } from "../http/operation";
 
 export const projectJitArea: ApiArea = {
   "v1-get-jit-access-config": async (call) => {
     const project = await requireProject(call);
-    return ok({ state: (await call.services.jit.enabled(project.ref)) ? "enabled" : "disabled", appliedSuccessfully: true });
+    return ok({ state: (await call.services.jit.enabled(project.ref)) ? ("enabled" as const) : ("disabled" as const), appliedSuccessfully: true });
   },
 
   "v1-update-jit-access-config": async (call) => {
     const project = await requireProject(call);
-    const { state } = call.body as { state: "enabled" | "disabled" };
+    const { state } = call.body;
     await call.services.jit.setEnabled(project.ref, state === "enabled");
     return ok({ state, appliedSuccessfully: true });
   },
@@ -32,7 +31,7 @@ export const projectJitArea: ApiArea = {
 
   "v1-update-jit-access": async (call) => {
     const project = await requireProject(call);
-    const { user_id, roles } = call.body as { user_id: string; roles: JitRole[] };
+    const { user_id, roles } = call.body;
     await call.services.jit.replace(project, user_id, roles);
     const entry = (await call.services.jit.list(project.ref)).find((e) => e.user_id === user_id);
     return ok({ user_id, user_roles: entry?.user_roles ?? [] });
@@ -40,7 +39,7 @@ export const projectJitArea: ApiArea = {
 
   "v1-authorize-jit-access": async (call) => {
     const project = await requireProject(call);
-    const { role, rhost } = call.body as { role: string; rhost: string };
+    const { role, rhost } = call.body;
     const bearer = bearerToken(call.request.headers.authorization);
     invariant(bearer.kind === "token", "calls are authenticated by an access token");
     const user_role = await call.services.jit.authorize(project, call.user.id, bearer.token, role, rhost);
@@ -49,7 +48,7 @@ export const projectJitArea: ApiArea = {
 
   "v1-delete-jit-access": async (call) => {
     const project = await requireProject(call);
-    await call.services.jit.revokeAll(project, call.params["user_id"]!);
+    await call.services.jit.revokeAll(project, call.params.user_id);
     return ok({});
   },
 };

@@ -6,34 +6,13 @@ import { applyHbaBlock } from "./hbaBlock";
 import { isIP } from "node:net";
 import { ApiError } from "../http/apiError";
 import { checkCidrs, clientAddress, type AllowedNetworks, type RestrictionsRow } from "./networkRestrictions";
+import { v1Shape, v2Shape } from "./networkShapes";
 import type { ProjectRecord } from "../tenants/projectStore";
 import { requireProject } from "../http/access";
-import type { ApiArea, Answer, Call } from "../http/operation";
-
-interface CidrLists {
-  dbAllowedCidrs?: string[];
-  dbAllowedCidrsV6?: string[];
-}
-
-function v1Shape(row: RestrictionsRow) {
-  return {
-    entitlement: "allowed",
-    config: { dbAllowedCidrs: row.v4, dbAllowedCidrsV6: row.v6 },
-    ...(row.old_v4 ? { old_config: { dbAllowedCidrs: row.old_v4, dbAllowedCidrsV6: row.old_v6 ?? [] } } : {}),
-    status: row.status,
-    ...(row.updated_at ? { updated_at: row.updated_at } : {}),
-    ...(row.applied_at ? { applied_at: row.applied_at } : {}),
-  };
-}
-
-function v2Shape(row: RestrictionsRow) {
-  const { config, old_config: _old, ...rest } = v1Shape(row);
-  const entries = [...config.dbAllowedCidrs.map((address) => ({ address, type: "v4" })), ...config.dbAllowedCidrsV6.map((address) => ({ address, type: "v6" }))];
-  return { ...rest, config: { dbAllowedCidrs: entries } };
-}
+import type { AnswerOf, ApiArea, Caller, Schema } from "../http/operation";
 
 /** Checks, stores and enforces the networks; answers the stored row and how the database took it. */
-async function enforce(call: Call, project: ProjectRecord, requested: AllowedNetworks): Promise<{ row: RestrictionsRow; database: string }> {
+async function enforce(call: Caller, project: ProjectRecord, requested: AllowedNetworks): Promise<{ row: RestrictionsRow; database: string }> {
   const { restrictions, pools, door } = call.services;
   const networks = checkCidrs(requested);
   await restrictions.store(project.ref, networks);
@@ -45,7 +24,7 @@ async function enforce(call: Call, project: ProjectRecord, requested: AllowedNet
   return { row: await restrictions.get(project.ref), database: outcome.kind === "applied" ? "applied" : `not applied: ${outcome.reason}` };
 }
 
-function answer(status: number, body: unknown, database: string): Answer {
+function answer<S extends number, B>(status: S, body: B, database: string): AnswerOf<S, B> {
   return { status, body, headers: { "x-database-enforcement": database } };
 }
 
@@ -57,7 +36,7 @@ export const projectNetworkArea: ApiArea = {
 
   "v1-update-network-restrictions": async (call) => {
     const project = await requireProject(call);
-    const body = call.body as CidrLists;
+    const body = call.body;
     const current = await call.services.restrictions.get(project.ref);
     const { row, database } = await enforce(call, project, { v4: body.dbAllowedCidrs ?? current.v4, v6: body.dbAllowedCidrsV6 ?? current.v6 });
     return answer(201, v1Shape(row), database);
@@ -65,7 +44,7 @@ export const projectNetworkArea: ApiArea = {
 
   "v1-patch-network-restrictions": async (call) => {
     const project = await requireProject(call);
-    const { add = {}, remove = {} } = call.body as { add?: CidrLists; remove?: CidrLists };
+    const { add = {}, remove = {} } = call.body;
     const current = await call.services.restrictions.get(project.ref);
     // Removals compare canonical forms, so "10.0.0.0/8" removes what "10.0.0.0/8" added.
     const removed = checkCidrs({ v4: remove.dbAllowedCidrs ?? [], v6: remove.dbAllowedCidrsV6 ?? [] });
@@ -93,7 +72,7 @@ export const projectNetworkBansArea: ApiArea = {
 
   "v1-delete-network-bans": async (call) => {
     const project = await requireProject(call);
-    const body = call.body as { ipv4_addresses: string[]; requester_ip?: boolean };
+    const body = call.body;
     const bad = body.ipv4_addresses.filter((a) => isIP(a) === 0);
     if (bad.length > 0) throw new ApiError(400, `Not IP addresses: ${bad.join(", ")}; nothing was changed`);
     const addresses = [...body.ipv4_addresses, ...(body.requester_ip ? [clientAddress(call.request.ip)] : [])];
@@ -110,7 +89,7 @@ export const projectSslArea: ApiArea = {
 
   "v1-update-ssl-enforcement-config": async (call) => {
     const project = await requireProject(call);
-    const { database } = (call.body as { requestedConfig: { database: boolean } }).requestedConfig;
+    const { database } = call.body.requestedConfig;
     const { door, restrictions, databaseOptions } = call.services;
     const server = door.server(project.server);
     if (database && !(await server.settings.ssl())) {

@@ -10,9 +10,9 @@ import { withProjectSql } from "../sql/projectSql";
 // The schemas every project's GraphQL data API serves.
 const exposedSchemas = ["public"];
 
-async function advise(call: Call, category: LintCategory) {
+async function advise(call: Call<"v1-get-performance-advisors" | "v1-get-security-advisors">, category: LintCategory) {
   const project = await requireProject(call);
-  const lintType = call.query["lint_type"] === "sql" ? ("sql" as const) : undefined;
+  const lintType = call.query.lint_type === "sql" ? ("sql" as const) : undefined;
   const lints = await withProjectSql(call, project, "read_only", (session) =>
     runAdvisors(session, { category, exposedSchemas, ...(lintType ? { lintType } : {}) }),
   );

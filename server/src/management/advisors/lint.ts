@@ -2,11 +2,16 @@
 // definition: fixed texts plus one catalog query giving each finding's detail, metadata and
 // cache key. Queries take $1 = the schemas the data API exposes, $2 = the schemas the platform
 // manages (never linted).
+import type { components } from "../openapi/managementApi.generated";
+
+/** A lint as the Management API document describes it. */
+type HostedLint = components["schemas"]["V1ProjectAdvisorsResponse"]["lints"][number];
+
 export type LintLevel = "ERROR" | "WARN" | "INFO";
 export type LintCategory = "PERFORMANCE" | "SECURITY";
 
 export interface LintDefinition {
-  name: string;
+  name: HostedLint["name"];
   title: string;
   level: LintLevel;
   categories: LintCategory[];
@@ -19,7 +24,7 @@ export interface LintDefinition {
 }
 
 export interface Lint {
-  name: string;
+  name: HostedLint["name"];
   title: string;
   level: LintLevel;
   facing: "EXTERNAL";
@@ -27,13 +32,16 @@ export interface Lint {
   description: string;
   detail: string;
   remediation: string;
-  metadata: Record<string, unknown>;
+  metadata: LintMetadata;
   cache_key: string;
 }
 
+/** What a finding names: its schema, relation, kind, foreign key (the keys its query builds). */
+export type LintMetadata = NonNullable<HostedLint["metadata"]>;
+
 export interface Finding {
   detail: string;
-  metadata: Record<string, unknown>;
+  metadata: LintMetadata;
   cache_key: string;
 }
 

@@ -3,19 +3,19 @@
 // and read-only fields refused); a patch is merged into the stored fields and secrets are
 // answered as stored. Of the fields, `saml_enabled` gates the SSO provider endpoints here; the
 // rest configure services (mail, SMS, OAuth providers, hooks) this server does not run.
-import { authConfigDocument } from "./authConfigDocument";
-import { AuthConfigStore, type AuthConfigFields } from "./authConfigStore";
+import { authConfigDocument, projectAuthConfig } from "../auth/authConfigDocument";
+import { AuthConfigStore } from "./authConfigStore";
 import { requireProject } from "../http/access";
 import { ok, type ApiArea } from "../http/operation";
 
 export const authConfigArea: ApiArea = {
   "v1-get-auth-service-config": async (call) => {
     const project = await requireProject(call);
-    return ok(authConfigDocument(await new AuthConfigStore(call.services.platform).get(project.id)));
+    return ok(await projectAuthConfig(call.services.platform, project.id));
   },
   "v1-update-auth-service-config": async (call) => {
     const project = await requireProject(call);
-    const stored = await new AuthConfigStore(call.services.platform).merge(project.id, call.body as AuthConfigFields);
+    const stored = await new AuthConfigStore(call.services.platform).merge(project.id, call.body);
     return ok(authConfigDocument(stored));
   },
 };

@@ -2,8 +2,10 @@
 // of the OpenAPI schema: every field present, set ones as set, the rest at the defaults below
 // (the hosted defaults where the document's example or the seed names one; otherwise null
 // where the schema allows it, else false, 0 or "").
+import type { components } from "../openapi/managementApi.generated";
 import { publishedDocument } from "../openapi/managementDocument";
-import type { AuthConfigFields } from "./authConfigStore";
+import type { Sql } from "../platform/sql";
+import { AuthConfigStore, type AuthConfigFields } from "./authConfigStore";
 import { newerFields } from "../openapi/authNewerFields";
 
 const knownDefaults: AuthConfigFields = {
@@ -64,7 +66,16 @@ export function authConfigDefaults(): AuthConfigFields {
   return defaults;
 }
 
-export function authConfigDocument(stored: AuthConfigFields): AuthConfigFields {
+export type AuthConfigResponse = components["schemas"]["AuthConfigResponse"];
+
+/** The whole answer: every property of the response schema (the defaults are built from its
+ * property list), each stored value having passed the update body's schema of the same field. */
+export function authConfigDocument(stored: AuthConfigFields): AuthConfigResponse {
   const base = authConfigDefaults();
-  return Object.fromEntries(Object.keys(base).map((name) => [name, name in stored ? stored[name] : base[name]]));
+  return Object.fromEntries(Object.keys(base).map((name) => [name, name in stored ? stored[name] : base[name]])) as AuthConfigResponse;
+}
+
+/** A project's whole auth configuration (the /v1 and /v2 answers). */
+export async function projectAuthConfig(platform: Sql, projectId: number): Promise<AuthConfigResponse> {
+  return authConfigDocument(await new AuthConfigStore(platform).get(projectId));
 }

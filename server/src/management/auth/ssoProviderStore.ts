@@ -1,5 +1,6 @@
 // Platform store: a project's SAML identity providers and the email domains routed to each.
 // Entity ids and domains are unique within a project (constraints, checked first for messages).
+import type { components } from "../openapi/managementApi.generated";
 import type { Sql } from "../platform/sql";
 import { isoColumn, isoText } from "../platform/isoColumn";
 
@@ -16,8 +17,9 @@ export interface SsoProviderRecord {
   metadata_xml: string;
   metadata_url: string | null;
   certificates: string[];
-  attribute_mapping: { keys: Record<string, unknown> };
-  name_id_format: string | null;
+  /** As the create or update body gave it (validated against the document). */
+  attribute_mapping: NonNullable<components["schemas"]["CreateProviderBody"]["attribute_mapping"]>;
+  name_id_format: NonNullable<components["schemas"]["CreateProviderBody"]["name_id_format"]> | null;
   domains: SsoDomain[];
   created_at: string;
   updated_at: string;

@@ -2,25 +2,17 @@
 // from a URL, parsed for its entity id and signing certificates; email domains routed to one
 // provider each. Refused with 404 while the project's `saml_enabled` is off, as hosted.
 // Registering a provider here does not make SAML sign-in happen: no auth server runs here.
-import { authConfigDocument } from "./authConfigDocument";
-import { parseSamlMetadata, type MetadataSource } from "./samlMetadata";
+import { projectAuthConfig } from "../auth/authConfigDocument";
+import { parseSamlMetadata, type MetadataSource } from "../auth/samlMetadata";
 import { ApiError } from "../http/apiError";
 import { checkedTenantUrl, fetchTenantUrl, publicOnly, TenantFetchError, type TenantUrlPolicy } from "../outbound/tenantUrls";
-import { AuthConfigStore } from "./authConfigStore";
 import { lockedForAuthChange } from "../keys/keyStateStore";
 import type { ProjectRecord } from "../tenants/projectStore";
 import { SsoProviderStore, type SsoProviderFields, type SsoProviderRecord } from "./ssoProviderStore";
 import { requireProject } from "../http/access";
-import { ok, type ApiArea, type Call } from "../http/operation";
+import { ok, type ApiArea, type Call, type CallWith, type ProjectCall, type Schema } from "../http/operation";
 
-interface ProviderBody {
-  type?: "saml";
-  metadata_xml?: string;
-  metadata_url?: string;
-  domains?: string[];
-  attribute_mapping?: { keys: Record<string, unknown> };
-  name_id_format?: string;
-}
+type ProviderBody = Schema<"CreateProviderBody"> | Schema<"UpdateProviderBody">;
 
 const domainPattern = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
@@ -36,16 +28,16 @@ export function providerShape(p: SsoProviderRecord) {
   return { id: p.id, saml, domains: p.domains, created_at: p.created_at, updated_at: p.updated_at };
 }
 
-async function samlProject(call: Call): Promise<ProjectRecord> {
+async function samlProject(call: ProjectCall): Promise<ProjectRecord> {
   const project = await requireProject(call);
-  const config = authConfigDocument(await new AuthConfigStore(call.services.platform).get(project.id));
+  const config = await projectAuthConfig(call.services.platform, project.id);
   if (config["saml_enabled"] !== true) throw new ApiError(404, "SAML 2.0 is disabled for this project: set saml_enabled in its auth configuration");
   return project;
 }
 
-async function requireProvider(call: Call, project: ProjectRecord): Promise<SsoProviderRecord> {
-  const provider = await new SsoProviderStore(call.services.platform).get(project.id, call.params["provider_id"]!);
-  if (!provider) throw new ApiError(404, `No SSO provider ${call.params["provider_id"]} in project ${project.ref}`);
+async function requireProvider(call: CallWith<{ ref: string; provider_id: string }>, project: ProjectRecord): Promise<SsoProviderRecord> {
+  const provider = await new SsoProviderStore(call.services.platform).get(project.id, call.params.provider_id);
+  if (!provider) throw new ApiError(404, `No SSO provider ${call.params.provider_id} in project ${project.ref}`);
   return provider;
 }
 
@@ -97,8 +89,8 @@ async function refuseTaken(store: SsoProviderStore, project: ProjectRecord, enti
 }
 
 /** Makes or changes a provider: fetched and parsed first, then checked and written under the lock. */
-async function save(call: Call, project: ProjectRecord, current: SsoProviderRecord | undefined): Promise<SsoProviderRecord> {
-  const { fields, domains } = await providerFields(call.body as ProviderBody, current, call.services.config.tenantUrls ?? publicOnly);
+async function save(call: Call<"v1-create-a-sso-provider" | "v1-update-a-sso-provider">, project: ProjectRecord, current: SsoProviderRecord | undefined): Promise<SsoProviderRecord> {
+  const { fields, domains } = await providerFields(call.body, current, call.services.config.tenantUrls ?? publicOnly);
   return lockedForAuthChange(call.services.platform, project.id, async (tx) => {
     const store = new SsoProviderStore(tx);
     await refuseTaken(store, project, fields.entity_id, domains, current?.id ?? null);

@@ -3,20 +3,14 @@
 // fetch is stored and shown (`resolved_at` null, `resolve_error` why); such an integration lets
 // no token in until its keys resolve, which reading it alone tries again.
 import type { JSONWebKeySet } from "jose";
-import { checkedJwks, resolveJwks, type Resolution } from "./jwksResolver";
+import { checkedJwks, resolveJwks, type Resolution } from "../auth/jwksResolver";
 import { ApiError } from "../http/apiError";
 import { checkedTenantUrl, publicOnly } from "../outbound/tenantUrls";
 import { changingKeys } from "../keys/keyStateStore";
 import type { ProjectRecord } from "../tenants/projectStore";
 import { ThirdPartyAuthStore, type ThirdPartyAuthRecord } from "./thirdPartyAuthStore";
 import { requireProject } from "../http/access";
-import { ok, type ApiArea, type Call } from "../http/operation";
-
-interface CreateBody {
-  oidc_issuer_url?: string;
-  jwks_url?: string;
-  custom_jwks?: unknown;
-}
+import { ok, type ApiArea, type Call, type Caller, type CallWith } from "../http/operation";
 
 /** The hosted integration types, by issuer; any other issuer is a generic OIDC one. */
 function integrationType(issuer: URL): string {
@@ -33,9 +27,9 @@ export function thirdPartyShape(tpa: ThirdPartyAuthRecord) {
   return { id, type, oidc_issuer_url, jwks_url, custom_jwks, resolved_jwks, inserted_at, updated_at, resolved_at, resolve_error };
 }
 
-async function requireIntegration(call: Call, project: ProjectRecord): Promise<ThirdPartyAuthRecord> {
-  const tpa = await new ThirdPartyAuthStore(call.services.platform).get(project.id, call.params["tpa_id"]!);
-  if (!tpa) throw new ApiError(404, `No third-party auth integration ${call.params["tpa_id"]} in project ${project.ref}`);
+async function requireIntegration(call: CallWith<{ ref: string; tpa_id: string }>, project: ProjectRecord): Promise<ThirdPartyAuthRecord> {
+  const tpa = await new ThirdPartyAuthStore(call.services.platform).get(project.id, call.params.tpa_id);
+  if (!tpa) throw new ApiError(404, `No third-party auth integration ${call.params.tpa_id} in project ${project.ref}`);
   return tpa;
 }
 
@@ -45,9 +39,9 @@ async function refuseTakenIssuer(store: ThirdPartyAuthStore, project: ProjectRec
   }
 }
 
-async function create(call: Call) {
+async function create(call: Call<"v1-create-project-tpa-integration">) {
   const project = await requireProject(call);
-  const body = call.body as CreateBody;
+  const body = call.body;
   if (body.oidc_issuer_url === undefined) throw new ApiError(400, "oidc_issuer_url is required: the data API checks every token's issuer against it");
   const policy = call.services.config.tenantUrls ?? publicOnly;
   const issuer = checkedTenantUrl("oidc_issuer_url", body.oidc_issuer_url, policy);
@@ -72,7 +66,7 @@ async function create(call: Call) {
 }
 
 /** An integration whose keys never resolved: fetched again, and trusted from now on if they come. */
-async function retried(call: Call, project: ProjectRecord, tpa: ThirdPartyAuthRecord): Promise<ThirdPartyAuthRecord> {
+async function retried(call: Caller, project: ProjectRecord, tpa: ThirdPartyAuthRecord): Promise<ThirdPartyAuthRecord> {
   if (tpa.resolved_at !== null || tpa.oidc_issuer_url === null) return tpa;
   // Stored URLs are fetched under today's rule, whatever the rule was when they were saved.
   const policy = call.services.config.tenantUrls ?? publicOnly;

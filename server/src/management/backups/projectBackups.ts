@@ -4,9 +4,9 @@
 import { ApiError } from "../http/apiError";
 import type { BackupEntry } from "./backups";
 import { requireProject } from "../http/access";
-import { ok, type ApiArea } from "../http/operation";
+import { ok, type ApiArea, type Schema } from "../http/operation";
 
-function restorePointShape(entry: BackupEntry) {
+function restorePointShape(entry: BackupEntry): Schema<"V1RestorePointResponse"> {
   const status = entry.status === "COMPLETED" ? "AVAILABLE" : entry.status;
   return { name: entry.name!, status, completed_on: entry.completed_at };
 }
@@ -26,7 +26,7 @@ export const projectBackupsArea: ApiArea = {
 
   "v1-restore-physical-backup": async (call) => {
     const project = await requireProject(call);
-    const { id } = call.body as { id: number };
+    const { id } = call.body;
     // The current state is kept first, so a restore can itself be undone.
     await call.services.backups.take(project, "on_demand");
     await call.services.backups.restore(project, id);
@@ -35,7 +35,7 @@ export const projectBackupsArea: ApiArea = {
 
   "v1-create-restore-point": async (call) => {
     const project = await requireProject(call);
-    const { name } = call.body as { name: string };
+    const { name } = call.body;
     const entry = await call.services.backups.take(project, "restore_point", name);
     if (entry.status === "FAILED") throw new ApiError(500, `The restore point ${name} could not be taken`);
     return ok(restorePointShape(entry), 201);
@@ -43,7 +43,7 @@ export const projectBackupsArea: ApiArea = {
 
   "v1-get-restore-point": async (call) => {
     const project = await requireProject(call);
-    const name = call.query["name"] as string | undefined;
+    const name = call.query.name;
     const entry = await call.services.backups.restorePoint(project.ref, name);
     if (!entry) throw new ApiError(404, name ? `Project ${project.ref} has no restore point named ${name}` : `Project ${project.ref} has no restore point`);
     return ok(restorePointShape(entry));
@@ -51,7 +51,7 @@ export const projectBackupsArea: ApiArea = {
 
   "v1-undo": async (call) => {
     const project = await requireProject(call);
-    const { name } = call.body as { name: string };
+    const { name } = call.body;
     const entry = await call.services.backups.restorePoint(project.ref, name);
     if (!entry) throw new ApiError(400, `Project ${project.ref} has no restore point named ${name}`);
     await call.services.backups.restore(project, entry.id);
@@ -73,7 +73,7 @@ export const projectBackupsArea: ApiArea = {
 
   "v1-update-backup-schedule": async (call) => {
     const project = await requireProject(call);
-    const { schedule_for } = call.body as { schedule_for: string };
+    const { schedule_for } = call.body;
     return ok(await call.services.backups.setSchedule(project, schedule_for));
   },
 };

@@ -3,14 +3,14 @@
 // run for real and reported as action runs, the schema difference as SQL, and deletion now or
 // after a grace period in which a restore brings the branch back.
 import { ApiError, forbidden } from "../http/apiError";
-import { purgedMessage, purgeIfDue, removeWithBranches, restoreBranch, scheduleDeletion, type LifecycleOutcome } from "./branchLifecycle";
-import { newBranchPassword, replayMigrations, reportedRun, resetBranchDatabase, schemaDiff, unknownVersion } from "./branchWork";
+import { purgedMessage, purgeIfDue, removeWithBranches, restoreBranch, scheduleDeletion, type LifecycleOutcome } from "../branches/branchLifecycle";
+import { newBranchPassword, replayMigrations, reportedRun, resetBranchDatabase, schemaDiff, unknownVersion } from "../branches/branchWork";
 import type { ActionRun, BranchRecord } from "./branchStore";
 import type { ProjectRecord } from "../tenants/projectStore";
 import { grantReaches, requireProject } from "../http/access";
-import { ok, type ApiArea, type Call } from "../http/operation";
+import { ok, type ApiArea, type Call, type Caller, type CallWith, type Schema } from "../http/operation";
 
-function branchShape(b: BranchRecord, project: ProjectRecord | undefined) {
+function branchShape(b: BranchRecord, project: ProjectRecord | undefined): Schema<"BranchResponse"> {
   return {
     id: b.id,
     name: b.name,
@@ -28,8 +28,8 @@ function branchShape(b: BranchRecord, project: ProjectRecord | undefined) {
   };
 }
 
-export function runShape(run: ActionRun) {
-  const status = run.status === "DEAD" ? "DEAD" : run.status === "RUNNING" ? "RUNNING" : "EXITED";
+export function runShape(run: ActionRun): Schema<"ActionRunResponse"> {
+  const status = run.status;
   return {
     id: run.id,
     branch_id: run.branch_id,
@@ -42,16 +42,18 @@ export function runShape(run: ActionRun) {
   };
 }
 
+type BranchCall = CallWith<{ branch_id_or_ref: string }>;
+
 /** The parent project when the caller may see it (and the caller's credential reaches it). */
-async function visibleParent(call: Call, parentRef: string): Promise<ProjectRecord | undefined> {
+async function visibleParent(call: Caller, parentRef: string): Promise<ProjectRecord | undefined> {
   const parent = await call.services.projects.forUser(call.user.id, parentRef);
   return parent && grantReaches(call, parent.organization_slug) ? parent : undefined;
 }
 
 /** The branch named by `branch_id_or_ref`, its project and its parent, when the caller sees the
  * parent. One whose grace period has ended is removed now, and answers 404 saying so. */
-async function requireBranch(call: Call): Promise<{ branch: BranchRecord; project: ProjectRecord; parent: ProjectRecord }> {
-  const idOrRef = call.params["branch_id_or_ref"]!;
+async function requireBranch(call: BranchCall): Promise<{ branch: BranchRecord; project: ProjectRecord; parent: ProjectRecord }> {
+  const idOrRef = call.params.branch_id_or_ref;
   let branch = await call.services.branches.byIdOrRef(idOrRef);
   if (branch && (await visibleParent(call, branch.parent_ref)) && (await purgeIfDue(call.services, branch))) branch = undefined;
   if (!branch) {
@@ -66,7 +68,7 @@ async function requireBranch(call: Call): Promise<{ branch: BranchRecord; projec
 }
 
 /** As `requireBranch`, for work on the branch's database, which a scheduled deletion has closed. */
-async function requireLiveBranch(call: Call): Promise<{ branch: BranchRecord; project: ProjectRecord; parent: ProjectRecord }> {
+async function requireLiveBranch(call: BranchCall): Promise<{ branch: BranchRecord; project: ProjectRecord; parent: ProjectRecord }> {
   const found = await requireBranch(call);
   if (found.branch.deletion_scheduled_at !== null) {
     throw new ApiError(400, `Branch ${found.branch.name} is scheduled for deletion at ${found.branch.deletion_scheduled_at}: restore it first`);
@@ -75,24 +77,24 @@ async function requireLiveBranch(call: Call): Promise<{ branch: BranchRecord; pr
 }
 
 /** The parent's branches, after removing those whose grace period has ended. */
-async function branchesOf(call: Call, parentRef: string): Promise<BranchRecord[]> {
+async function branchesOf(call: Caller, parentRef: string): Promise<BranchRecord[]> {
   const all = await call.services.branches.ofParent(parentRef);
   const kept: BranchRecord[] = [];
   for (const b of all) if (!(await purgeIfDue(call.services, b))) kept.push(b);
   return kept;
 }
 
-async function withProjects(call: Call, branches: BranchRecord[]) {
+async function withProjects(call: Caller, branches: BranchRecord[]) {
   return Promise.all(branches.map(async (b) => branchShape(b, await call.services.projects.byRef(b.branch_ref))));
 }
 
 function runAnswer(run: ActionRun) {
-  return ok({ workflow_run_id: run.id, message: "ok" }, 201);
+  return ok({ workflow_run_id: run.id, message: "ok" as const }, 201);
 }
 
 /** The body's `migration_version`, refused with 400 when `source`'s history lacks it. */
-async function migrationVersion(call: Call, source: ProjectRecord): Promise<string | undefined> {
-  const version = (call.body as { migration_version?: string } | undefined)?.migration_version;
+async function migrationVersion(call: Caller & { body: Schema<"BranchActionBody"> | undefined }, source: ProjectRecord): Promise<string | undefined> {
+  const version = call.body?.migration_version;
   const why = await unknownVersion(call.services, source, version);
   if (why !== undefined) throw new ApiError(400, why);
   return version;
@@ -111,10 +113,10 @@ function settled(outcome: LifecycleOutcome): void {
   }
 }
 
-async function createBranch(call: Call) {
+async function createBranch(call: Call<"v1-create-a-branch">) {
   const parent = await requireProject(call);
   if (parent.status !== "ACTIVE_HEALTHY") throw new ApiError(400, `Project ${parent.ref} cannot be branched: its status is ${parent.status}`);
-  const body = call.body as { branch_name: string; git_branch?: string; persistent?: boolean; with_data?: boolean };
+  const body = call.body;
   const same = (await branchesOf(call, parent.ref)).find((b) => b.name === body.branch_name);
   if (same) {
     const scheduled = same.deletion_scheduled_at === null ? "" : ` (scheduled for deletion at ${same.deletion_scheduled_at}: delete it with force=true to reuse the name)`;
@@ -156,8 +158,8 @@ export const branchesArea: ApiArea = {
 
   "v1-get-a-branch": async (call) => {
     const parent = await requireProject(call);
-    const branch = (await branchesOf(call, parent.ref)).find((b) => b.name === call.params["name"]);
-    if (!branch) throw new ApiError(404, `Branch ${call.params["name"]} not found`);
+    const branch = (await branchesOf(call, parent.ref)).find((b) => b.name === call.params.name);
+    if (!branch) throw new ApiError(404, `Branch ${call.params.name} not found`);
     return ok((await withProjects(call, [branch]))[0]);
   },
 
@@ -181,7 +183,7 @@ export const branchesArea: ApiArea = {
 
   "v1-update-a-branch-config": async (call) => {
     const { branch, project } = await requireBranch(call);
-    const body = call.body as { branch_name?: string; git_branch?: string; persistent?: boolean; status?: string };
+    const body = call.body;
     if (body.branch_name !== undefined && body.branch_name !== branch.name && (await call.services.branches.byName(branch.parent_ref, body.branch_name))) {
       throw new ApiError(409, `Branch ${body.branch_name} already exists`);
     }
@@ -192,15 +194,15 @@ export const branchesArea: ApiArea = {
   // As documented: deleted at once unless `force=false`, which schedules it after the grace period.
   "v1-delete-a-branch": async (call) => {
     const { branch, project } = await requireBranch(call);
-    if (call.query["force"] === false) settled(await scheduleDeletion(call.services, branch, project));
+    if (call.query.force === false) settled(await scheduleDeletion(call.services, branch, project));
     else await removeWithBranches(call.services, branch.branch_ref);
-    return ok({ message: "ok" });
+    return ok({ message: "ok" as const });
   },
 
   "v1-restore-a-branch": async (call) => {
     const { branch } = await requireBranch(call);
     settled(await restoreBranch(call.services, branch));
-    return ok({ message: "Branch restoration initiated" });
+    return ok({ message: "Branch restoration initiated" as const });
   },
 
   "v1-disable-preview-branching": async (call) => {
@@ -230,15 +232,15 @@ export const branchesArea: ApiArea = {
 
   "v1-diff-a-branch": async (call) => {
     const { project, parent } = await requireLiveBranch(call);
-    const included = ((call.query["included_schemas"] as string | undefined) ?? "public").split(",").map((x) => x.trim()).filter((x) => x !== "");
+    const included = (call.query.included_schemas ?? "public").split(",").map((x) => x.trim()).filter((x) => x !== "");
     return { status: 200, body: await schemaDiff(call.services, parent, project, included), contentType: "text/plain; charset=utf-8" };
   },
 
   "v1-list-action-runs": async (call) => {
     const project = await requireProject(call);
     const branch = await call.services.branches.byIdOrRef(project.ref);
-    const offset = (call.query["offset"] as number | undefined) ?? 0;
-    const limit = (call.query["limit"] as number | undefined) ?? 20;
+    const offset = call.query.offset ?? 0;
+    const limit = call.query.limit ?? 20;
     return ok(branch ? (await call.services.branches.runs(branch.id, offset, limit)).map(runShape) : []);
   },
 
@@ -252,16 +254,16 @@ export const branchesArea: ApiArea = {
   "v1-get-action-run": async (call) => {
     const project = await requireProject(call);
     const branch = await call.services.branches.byIdOrRef(project.ref);
-    const run = branch && (await call.services.branches.run(branch.id, call.params["run_id"]!));
-    if (!run) throw new ApiError(404, `Action run ${call.params["run_id"]} not found`);
+    const run = branch && (await call.services.branches.run(branch.id, call.params.run_id));
+    if (!run) throw new ApiError(404, `Action run ${call.params.run_id} not found`);
     return ok(runShape(run));
   },
 
   "v1-get-action-run-logs": async (call) => {
     const project = await requireProject(call);
     const branch = await call.services.branches.byIdOrRef(project.ref);
-    const run = branch && (await call.services.branches.run(branch.id, call.params["run_id"]!));
-    if (!run) throw new ApiError(404, `Action run ${call.params["run_id"]} not found`);
+    const run = branch && (await call.services.branches.run(branch.id, call.params.run_id));
+    if (!run) throw new ApiError(404, `Action run ${call.params.run_id} not found`);
     return { status: 200, body: run.logs, contentType: "text/plain; charset=utf-8" };
   },
 };

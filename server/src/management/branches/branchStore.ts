@@ -1,8 +1,12 @@
 // Platform store: branch records (parent, the branch's own project, git branch, status, a
 // scheduled deletion), their action runs (one step, its status and logs), and the branches whose
 // scheduled deletion was carried out.
+import type { components } from "../openapi/managementApi.generated";
 import type { Sql } from "../platform/sql";
 import { isoColumn } from "../platform/isoColumn";
+
+/** A branch's status: the Management API's values. */
+export type BranchStatus = components["schemas"]["BranchResponse"]["status"];
 
 export interface BranchRecord {
   id: string;
@@ -11,7 +15,7 @@ export interface BranchRecord {
   branch_ref: string;
   git_branch: string | null;
   persistent: boolean;
-  status: string;
+  status: BranchStatus;
   with_data: boolean;
   db_pass: string;
   created_at: string;
@@ -71,7 +75,7 @@ export class BranchStore {
     return this.sql.one<BranchRecord>(`select ${branchColumns} from platform.branches where branch_ref = $1 or id::text = $1`, [idOrRef]);
   }
 
-  async update(id: string, fields: { name?: string; git_branch?: string; persistent?: boolean; status?: string }): Promise<BranchRecord> {
+  async update(id: string, fields: { name?: string; git_branch?: string; persistent?: boolean; status?: BranchStatus }): Promise<BranchRecord> {
     return (await this.sql.one<BranchRecord>(
       `update platform.branches set name = coalesce($2, name), git_branch = coalesce($3, git_branch), persistent = coalesce($4, persistent),
          status = coalesce($5, status), updated_at = now() where id = $1 returning ${branchColumns}`,

@@ -5,9 +5,9 @@
 import { randomUUID } from "node:crypto";
 import { resolveTxt } from "node:dns/promises";
 import { ApiError } from "../http/apiError";
-import { DomainStore, type HostnameStatus, type ProjectDomains } from "./domainStore";
+import { DomainStore, type HostnameStatus, type ProjectDomains } from "../domains/domainStore";
 import { requireProject } from "../http/access";
-import { ok, type ApiArea, type Call } from "../http/operation";
+import { ok, type ApiArea, type ProjectCall } from "../http/operation";
 
 const hostnamePattern = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 const subdomainPattern = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -40,7 +40,7 @@ function hostnameAnswer(ref: string, domains: ProjectDomains, messages: string[]
   };
 }
 
-async function step(call: Call, from: HostnameStatus[], to: HostnameStatus, refusal: string, check?: (d: ProjectDomains) => Promise<void>) {
+async function step(call: ProjectCall, from: HostnameStatus[], to: HostnameStatus, refusal: string, check?: (d: ProjectDomains) => Promise<void>) {
   const project = await requireProject(call);
   const store = new DomainStore(call.services.platform);
   const current = await store.get(project.ref);
@@ -60,7 +60,7 @@ export const domainsArea: ApiArea = {
 
   "v1-update-hostname-config": async (call) => {
     const project = await requireProject(call);
-    const hostname = (call.body as { custom_hostname: string }).custom_hostname.trim().toLowerCase().replace(/\.$/, "");
+    const hostname = call.body.custom_hostname.trim().toLowerCase().replace(/\.$/, "");
     if (!hostnamePattern.test(hostname)) throw new ApiError(400, `"${hostname}" is not a valid hostname (labels of letters, digits and hyphens, and a top-level domain)`);
     const store = new DomainStore(call.services.platform);
     const token = randomUUID();
@@ -90,20 +90,20 @@ export const domainsArea: ApiArea = {
   "v1-get-vanity-subdomain-config": async (call) => {
     const project = await requireProject(call);
     const domains = await new DomainStore(call.services.platform).get(project.ref);
-    if (domains.vanity_subdomain) return ok({ status: "active", custom_domain: domains.vanity_subdomain });
-    return ok({ status: domains.hostname_status === "5_services_reconfigured" ? "custom-domain-used" : "not-used" });
+    if (domains.vanity_subdomain) return ok({ status: "active" as const, custom_domain: domains.vanity_subdomain });
+    return ok({ status: domains.hostname_status === "5_services_reconfigured" ? ("custom-domain-used" as const) : ("not-used" as const) });
   },
 
   "v1-check-vanity-subdomain-availability": async (call) => {
     const project = await requireProject(call);
-    const wanted = (call.body as { vanity_subdomain: string }).vanity_subdomain;
+    const wanted = call.body.vanity_subdomain;
     const available = subdomainPattern.test(wanted) && (await new DomainStore(call.services.platform).subdomainFree(project.ref, wanted));
     return ok({ available }, 201);
   },
 
   "v1-activate-vanity-subdomain-config": async (call) => {
     const project = await requireProject(call);
-    const wanted = (call.body as { vanity_subdomain: string }).vanity_subdomain;
+    const wanted = call.body.vanity_subdomain;
     if (!subdomainPattern.test(wanted)) throw new ApiError(400, "A vanity subdomain is 1 to 63 lowercase letters, digits and inner hyphens");
     const store = new DomainStore(call.services.platform);
     if ((await store.get(project.ref)).hostname_status === "5_services_reconfigured") {

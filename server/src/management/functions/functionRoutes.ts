@@ -2,12 +2,12 @@
 // (JSON source or an eszip bundle), bulk metadata edits, get, delete, and the stored body. The
 // bundles are kept byte for byte; this server does not run them.
 import { ApiError } from "../http/apiError";
-import { badPath, bundleFileName, bundleSha256, multipartBody, type Bundle } from "./bundle";
-import { deployedFileName, deployedFileUrl, storedPath, type Deployment } from "./deploymentPaths";
-import { readDeploy, SourceUpload } from "./functionUploads";
+import { badPath, bundleFileName, bundleSha256, multipartBody, type Bundle } from "../functions/bundle";
+import { deployedFileName, deployedFileUrl, storedPath, type Deployment } from "../functions/deploymentPaths";
+import { readDeploy, SourceUpload } from "../functions/functionUploads";
 import type { FunctionEdit, FunctionRecord } from "./functionStore";
 import { requireProject } from "../http/access";
-import { ok, type ApiArea, type Call } from "../http/operation";
+import { ok, type ApiArea, type Call, type CallWith, type Schema } from "../http/operation";
 
 /** A function as the hosted API answers it: its file paths as URLs under the deployment's base. */
 function functionShape(ref: string, f: FunctionRecord) {
@@ -37,17 +37,19 @@ function edited(outcome: FunctionRecord[] | { unknown: string } | { taken: true 
   throw new ApiError(409, "Another function of this project already has that slug");
 }
 
-async function existing(call: Call): Promise<{ ref: string; fn: FunctionRecord }> {
+async function existing(call: CallWith<{ ref: string; function_slug: string }>): Promise<{ ref: string; fn: FunctionRecord }> {
   const project = await requireProject(call);
-  const slug = call.params["function_slug"]!;
+  const slug = call.params.function_slug;
   const fn = await call.services.functions.get(project.ref, slug);
   if (!fn) throw notFound(slug);
   return { ref: project.ref, fn };
 }
 
+type SourceCall = Call<"v1-create-a-function" | "v1-update-a-function">;
+
 /** A raw eszip upload, a text/plain source file (stored as the entrypoint, byte for byte, so the
  * entrypoint must be a bundle file name), or a JSON `body` (source text, stored as index.ts). */
-function uploadedBundle(call: Call, source: string | undefined, entrypoint: string): Bundle | undefined {
+function uploadedBundle(call: SourceCall, source: string | undefined, entrypoint: string): Bundle | undefined {
   if (Buffer.isBuffer(call.body)) return { kind: "eszip", content: call.body };
   if (call.body instanceof SourceUpload) {
     const checked = bundleFileName(entrypoint);
@@ -59,8 +61,8 @@ function uploadedBundle(call: Call, source: string | undefined, entrypoint: stri
 }
 
 /** The JSON body's fields; an upload (eszip or text/plain) has none. */
-function jsonFields(call: Call): SourceBody {
-  return (Buffer.isBuffer(call.body) || call.body instanceof SourceUpload ? {} : (call.body ?? {})) as SourceBody;
+function jsonFields(call: SourceCall): SourceBody {
+  return Buffer.isBuffer(call.body) || call.body instanceof SourceUpload ? {} : (call.body ?? {});
 }
 
 /** The paths a client sends back as it read them (file URLs under a deployment's base) → stored paths. */
@@ -72,12 +74,8 @@ function sentPaths<T extends { entrypoint_path?: string | undefined; import_map_
   };
 }
 
-interface SourceBody {
-  slug?: string;
-  name?: string;
-  body?: string;
-  verify_jwt?: boolean;
-}
+/** The JSON fields a create or an update may send (an update has no slug). */
+type SourceBody = Partial<Schema<"V1CreateFunctionBody">>;
 
 export const functionsArea: ApiArea = {
   "v1-list-all-functions": async (call) => {
@@ -92,7 +90,7 @@ export const functionsArea: ApiArea = {
 
   "v1-create-a-function": async (call) => {
     const project = await requireProject(call);
-    const q = call.query as SourceBody & { import_map?: boolean; entrypoint_path?: string; import_map_path?: string };
+    const q = call.query;
     const json = jsonFields(call);
     const slug = json.slug ?? q.slug;
     if (slug === undefined || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(slug)) throw new ApiError(400, "A function needs a slug: a letter, then letters, digits, _ or -");
@@ -119,7 +117,7 @@ export const functionsArea: ApiArea = {
     const deploy = await readDeploy(call.request);
     const { files } = deploy;
     const metadata = sentPaths(deploy.metadata);
-    const slug = (call.query["slug"] as string | undefined) ?? metadata.name;
+    const slug = call.query.slug ?? metadata.name;
     if (slug === undefined || !/^[A-Za-z][A-Za-z0-9_-]*$/.test(slug)) throw new ApiError(400, "A deploy needs a slug query parameter: a letter, then letters, digits, _ or -");
     if (files.length === 0) throw new ApiError(400, "A deploy needs at least one file part");
     if (!files.some((f) => f.path === metadata.entrypoint_path || metadata.entrypoint_path.endsWith(`/${f.path}`) || f.path.endsWith(`/${metadata.entrypoint_path}`))) {
@@ -135,10 +133,10 @@ export const functionsArea: ApiArea = {
       import_map_path: metadata.import_map_path ?? null,
       static_patterns: metadata.static_patterns ?? [],
     };
-    if (call.query["bundleOnly"] === true) {
+    if (call.query.bundleOnly === true) {
       // Checked and hashed, not stored: what a deploy of these files would record.
       const now = Date.now();
-      return ok({ id: "", slug, status: "ACTIVE", version: 0, created_at: now, updated_at: now, ...fields, import_map_path: fields.import_map_path ?? undefined, ezbr_sha256: sha256 }, 201);
+      return ok({ id: "", slug, status: "ACTIVE" as const, version: 0, created_at: now, updated_at: now, ...fields, import_map_path: fields.import_map_path ?? undefined, ezbr_sha256: sha256 }, 201);
     }
     const deployed = await call.services.functions.deploy(project.ref, slug, fields, bundle, sha256, { mustBeNew: false });
     return ok(functionShape(project.ref, deployed!), 201);
@@ -146,7 +144,7 @@ export const functionsArea: ApiArea = {
 
   "v1-update-a-function": async (call) => {
     const { ref, fn } = await existing(call);
-    const q = sentPaths(call.query as SourceBody & FunctionEdit);
+    const q = sentPaths(call.query);
     const json = jsonFields(call);
     const why = q.entrypoint_path === undefined ? undefined : badPath(q.entrypoint_path);
     if (why) throw new ApiError(400, why);
@@ -166,7 +164,7 @@ export const functionsArea: ApiArea = {
 
   "v1-bulk-update-functions": async (call) => {
     const project = await requireProject(call);
-    const items = (call.body as (FunctionEdit & { slug: string; id: string })[]).map(sentPaths);
+    const items = call.body.map(sentPaths);
     const edits = items.map(({ slug, name, status, verify_jwt, import_map, entrypoint_path, import_map_path, ezbr_sha256 }) => ({
       slug,
       fields: { name, status, verify_jwt, import_map, entrypoint_path, import_map_path, ezbr_sha256 },

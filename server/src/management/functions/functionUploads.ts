@@ -6,6 +6,9 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { DomainError, invalid } from "../errors/domainError";
 import { bundleFileName, type BundleFile, type BundleMetadata } from "./bundle";
 import { storedPath } from "./deploymentPaths";
+import { SourceUpload } from "../http/sourceUpload";
+
+export { SourceUpload };
 
 /** The size limit of one uploaded file (the hosted limit of a function bundle). */
 export const maxFileBytes = 20 * 1024 * 1024;
@@ -24,11 +27,6 @@ export async function registerFunctionUploads(fastify: FastifyInstance): Promise
     }
     done(null, new SourceUpload(body as Buffer));
   });
-}
-
-/** A function's source file as sent (text/plain): kept as bytes, never decoded and re-encoded. */
-export class SourceUpload {
-  constructor(readonly content: Buffer) {}
 }
 
 /** A deploy's parts: the `metadata` JSON (a field, or a part with a file name) and every other

@@ -4,7 +4,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import openapiGlue from "fastify-openapi-glue";
 import { implementedDocument } from "../openapi/managementDocument";
-import type { OAuthGrant, OperationHandler } from "./operation";
+import type { AnyHandler, OAuthGrant } from "./operation";
 import { oauthCaller, operationScopes } from "../users/oauthBearer";
 import { OAuthStore } from "../users/oauthStore";
 import type { Services } from "../services";
@@ -79,7 +79,7 @@ function describeError(error: FastifyError): { status: number; message: string }
 // SQLSTATE classes of a database that cannot take work now (connection, shutdown, resources).
 const unavailableStates = ["08", "57P", "53"];
 
-export async function v1Api(fastify: FastifyInstance, options: { services: Services; handlers: Map<string, OperationHandler> }): Promise<void> {
+export async function v1Api(fastify: FastifyInstance, options: { services: Services; handlers: Map<string, AnyHandler> }): Promise<void> {
   const { services, handlers } = options;
   const document = implementedDocument(new Set(handlers.keys()));
   const users = new WeakMap<FastifyRequest, User>();
@@ -141,8 +141,8 @@ export async function v1Api(fastify: FastifyInstance, options: { services: Servi
           services,
           user: users.get(request)!,
           ...(oauth.grants.has(request) ? { grant: oauth.grants.get(request)! } : {}),
-          params: request.params as Record<string, string>,
-          query: request.query as Record<string, unknown>,
+          params: request.params,
+          query: request.query,
           body: request.body,
           request,
         });

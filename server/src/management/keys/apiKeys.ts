@@ -2,52 +2,18 @@
 // secret keys (service_role, or the claims of their `secret_jwt_template`) in the hosted format,
 // shown masked unless revealed — and the switch that turns its legacy JWT keys off. Every change
 // bumps the project's key generation, so each server process refuses a removed key at once.
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { apiRoles } from "../../keys";
 import { ApiError } from "../http/apiError";
 import { ApiKeyStore, type ApiKeyRecord, type ApiKeyType } from "./apiKeyStore";
 import { changingKeys, readKeyState, setLegacyApiKeysEnabled } from "./keyStateStore";
 import type { ProjectRecord } from "../tenants/projectStore";
 import { requireProject } from "../http/access";
-import { ok, type ApiArea, type Call } from "../http/operation";
-
-interface KeyBody {
-  type?: ApiKeyType;
-  name?: string;
-  description?: string | null;
-  secret_jwt_template?: Record<string, unknown> | null;
-}
-
-const visiblePrefixLength = 4;
+import { ok, type ApiArea, type Caller, type CallWith } from "../http/operation";
+import { apiKeyShape } from "./apiKeyShapes";
 
 function newKey(type: ApiKeyType): string {
   return `sb_${type}_${randomBytes(24).toString("base64url")}`;
-}
-
-function prefixOf(key: ApiKeyRecord): string {
-  return key.api_key.slice(0, `sb_${key.type}_`.length + visiblePrefixLength);
-}
-
-export function apiKeyShape(key: ApiKeyRecord, reveal: boolean) {
-  const masked = key.type === "secret" && !reveal;
-  return {
-    api_key: masked ? `${prefixOf(key)}${"·".repeat(16)}` : key.api_key,
-    id: key.id,
-    type: key.type,
-    prefix: prefixOf(key),
-    name: key.name,
-    description: key.description,
-    hash: createHash("sha256").update(key.api_key).digest("base64url"),
-    secret_jwt_template: key.type === "secret" ? { role: "service_role", ...(key.secret_jwt_template ?? {}) } : null,
-    inserted_at: key.inserted_at,
-    updated_at: key.updated_at,
-  };
-}
-
-/** The project's publishable and secret keys, as listed beside its legacy ones. */
-export async function listedApiKeys(call: Call, project: ProjectRecord) {
-  const keys = await new ApiKeyStore(call.services.platform).list(project.id);
-  return keys.map((k) => apiKeyShape(k, call.query["reveal"] === true));
 }
 
 /** A template's role must be one the data API runs requests as. */
@@ -61,12 +27,14 @@ function checkedTemplate(type: ApiKeyType, template: Record<string, unknown> | n
   return template;
 }
 
-function noSuchKey(call: Call, project: ProjectRecord): ApiError {
-  return new ApiError(404, `No API key ${call.params["id"]} in project ${project.ref}`);
+type KeyCall = CallWith<{ ref: string; id: string }>;
+
+function noSuchKey(call: KeyCall, project: ProjectRecord): ApiError {
+  return new ApiError(404, `No API key ${call.params.id} in project ${project.ref}`);
 }
 
-async function requireKey(call: Call, project: ProjectRecord): Promise<ApiKeyRecord> {
-  const key = await new ApiKeyStore(call.services.platform).get(project.id, call.params["id"]!);
+async function requireKey(call: KeyCall, project: ProjectRecord): Promise<ApiKeyRecord> {
+  const key = await new ApiKeyStore(call.services.platform).get(project.id, call.params.id);
   if (!key) throw noSuchKey(call, project);
   return key;
 }
@@ -75,12 +43,12 @@ async function refuseTakenName(store: ApiKeyStore, project: ProjectRecord, name:
   if (await store.nameTaken(project.id, name, exceptId)) throw new ApiError(409, `An API key named ${name} already exists in this project`);
 }
 
-const legacyState = async (call: Call, project: ProjectRecord) => ({ enabled: (await readKeyState(call.services.platform, project.id)).legacyApiKeysEnabled });
+const legacyState = async (call: Caller, project: ProjectRecord) => ({ enabled: (await readKeyState(call.services.platform, project.id)).legacyApiKeysEnabled });
 
 export const apiKeysArea: ApiArea = {
   "v1-create-project-api-key": async (call) => {
     const project = await requireProject(call);
-    const body = call.body as Required<Pick<KeyBody, "type" | "name">> & KeyBody;
+    const body = call.body;
     const template = checkedTemplate(body.type, body.secret_jwt_template);
     const created = await changingKeys(call.services.platform, project.id, async (tx) => {
       const store = new ApiKeyStore(tx);
@@ -93,13 +61,13 @@ export const apiKeysArea: ApiArea = {
 
   "v1-get-project-api-key": async (call) => {
     const project = await requireProject(call);
-    return ok(apiKeyShape(await requireKey(call, project), call.query["reveal"] === true));
+    return ok(apiKeyShape(await requireKey(call, project), call.query.reveal === true));
   },
 
   "v1-update-project-api-key": async (call) => {
     const project = await requireProject(call);
     const key = await requireKey(call, project);
-    const body = call.body as KeyBody;
+    const body = call.body;
     const template = body.secret_jwt_template === undefined ? key.secret_jwt_template : checkedTemplate(key.type, body.secret_jwt_template);
     const updated = await changingKeys(call.services.platform, project.id, async (tx) => {
       const store = new ApiKeyStore(tx);
@@ -109,24 +77,24 @@ export const apiKeysArea: ApiArea = {
       if (!updated) throw noSuchKey(call, project);
       return updated;
     });
-    return ok(apiKeyShape(updated, call.query["reveal"] === true));
+    return ok(apiKeyShape(updated, call.query.reveal === true));
   },
 
   "v1-delete-project-api-key": async (call) => {
     const project = await requireProject(call);
     const key = await requireKey(call, project);
-    const reason = typeof call.query["reason"] === "string" ? call.query["reason"] : null;
+    const reason = call.query.reason ?? null;
     await changingKeys(call.services.platform, project.id, (tx) =>
-      new ApiKeyStore(tx).remove(project.id, key.id, call.query["was_compromised"] === true, reason),
+      new ApiKeyStore(tx).remove(project.id, key.id, call.query.was_compromised === true, reason),
     );
-    return ok(apiKeyShape(key, call.query["reveal"] === true));
+    return ok(apiKeyShape(key, call.query.reveal === true));
   },
 
   "v1-get-project-legacy-api-keys": async (call) => ok(await legacyState(call, await requireProject(call))),
 
   "v1-update-project-legacy-api-keys": async (call) => {
     const project = await requireProject(call);
-    await setLegacyApiKeysEnabled(call.services.platform, project.id, call.query["enabled"] === true);
+    await setLegacyApiKeysEnabled(call.services.platform, project.id, call.query.enabled === true);
     return ok(await legacyState(call, project));
   },
 };

@@ -1,15 +1,15 @@
 // Routes (Management API): a project's API keys — the legacy anon and service_role JWTs signed
-// with the project's own secret, then its publishable and secret keys (keys/apiKeys.ts).
+// with the project's own secret, then its publishable and secret keys (routes/apiKeys.ts).
 import { Keyring } from "../../keys";
 import { requireProject } from "../http/access";
-import { listedApiKeys } from "./apiKeys";
-import { ok, type ApiArea } from "../http/operation";
+import { listedApiKeys } from "./apiKeyShapes";
+import { ok, type ApiArea, type Schema } from "../http/operation";
 
 export const projectApiKeysArea: ApiArea = {
   "v1-get-project-api-keys": async (call) => {
     const project = await requireProject(call);
     const keys = await new Keyring(project.jwt_secret).apiKeys();
-    const legacy = (name: string, apiKey: string, description: string) => ({
+    const legacy = (name: string, apiKey: string, description: string): Schema<"ApiKeyResponse"> => ({
       api_key: apiKey,
       id: name,
       type: "legacy",

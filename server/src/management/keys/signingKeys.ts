@@ -4,14 +4,13 @@
 // Every change bumps the key generation: the data API trusts exactly the keys in use and
 // previously used, in every server process, from the next request on.
 import { randomUUID } from "node:crypto";
-import type { JWK } from "jose";
 import { ApiError } from "../http/apiError";
 import { checkedKeyMaterial, generateKeyMaterial, legacySecretJwk } from "./signingKeyMaterial";
 import { changingKeys } from "./keyStateStore";
 import type { ProjectRecord } from "../tenants/projectStore";
-import { SigningKeyStore, type SigningAlgorithm, type SigningKeyRecord, type SigningKeyStatus } from "./signingKeyStore";
+import { SigningKeyStore, type SigningKeyRecord, type SigningKeyStatus } from "./signingKeyStore";
 import { requireProject } from "../http/access";
-import { ok, type ApiArea, type Call } from "../http/operation";
+import { ok, type ApiArea, type Call, type CallWith, type ProjectCall } from "../http/operation";
 
 /** The moves PATCH allows: a standby key is promoted (the key in use steps back), a retired key
  * is revoked, a revoked key is restored. Putting a key in use is the only way out of in_use. */
@@ -22,25 +21,21 @@ const allowedMoves: Record<SigningKeyStatus, readonly SigningKeyStatus[]> = {
   revoked: ["standby", "previously_used"],
 };
 
+type KeyCall = CallWith<{ ref: string; id: string }>;
+
 export function signingKeyShape(key: SigningKeyRecord) {
   return { id: key.id, algorithm: key.algorithm, status: key.status, public_jwk: key.public_jwk, created_at: key.created_at, updated_at: key.updated_at };
 }
 
-async function requireKey(call: Call, project: ProjectRecord, store = new SigningKeyStore(call.services.platform)): Promise<SigningKeyRecord> {
-  const key = await store.get(project.id, call.params["id"]!);
-  if (!key) throw new ApiError(404, `No signing key ${call.params["id"]} in project ${project.ref}`);
+async function requireKey(call: KeyCall, project: ProjectRecord, store = new SigningKeyStore(call.services.platform)): Promise<SigningKeyRecord> {
+  const key = await store.get(project.id, call.params.id);
+  if (!key) throw new ApiError(404, `No signing key ${call.params.id} in project ${project.ref}`);
   return key;
 }
 
-interface CreateBody {
-  algorithm: SigningAlgorithm;
-  status?: "in_use" | "standby";
-  private_jwk?: JWK;
-}
-
-async function create(call: Call) {
+async function create(call: Call<"v1-create-project-signing-key">) {
   const project = await requireProject(call);
-  const body = call.body as CreateBody;
+  const body = call.body;
   const status = body.status ?? "standby";
   const id = body.private_jwk?.kid ?? randomUUID();
   const material = body.private_jwk
@@ -63,16 +58,16 @@ function refuseMove(from: SigningKeyStatus, to: SigningKeyStatus): void {
 }
 
 /** Runs `work` on the key as it is now, under the project's lock (another change may have moved it). */
-async function withCurrentKey<T>(call: Call, project: ProjectRecord, work: (store: SigningKeyStore, key: SigningKeyRecord) => Promise<T>): Promise<T> {
+async function withCurrentKey<T>(call: KeyCall, project: ProjectRecord, work: (store: SigningKeyStore, key: SigningKeyRecord) => Promise<T>): Promise<T> {
   return changingKeys(call.services.platform, project.id, async (tx) => {
     const store = new SigningKeyStore(tx);
     return work(store, await requireKey(call, project, store));
   });
 }
 
-async function update(call: Call) {
+async function update(call: Call<"v1-update-project-signing-key">) {
   const project = await requireProject(call);
-  const { status } = call.body as { status: SigningKeyStatus };
+  const { status } = call.body;
   const updated = await withCurrentKey(call, project, async (store, key) => {
     if (status === key.status) return key;
     refuseMove(key.status, status);
@@ -82,7 +77,7 @@ async function update(call: Call) {
   return ok(signingKeyShape(updated));
 }
 
-async function remove(call: Call) {
+async function remove(call: Call<"v1-remove-project-signing-key">) {
   const project = await requireProject(call);
   const removed = await withCurrentKey(call, project, async (store, key) => {
     if (key.status !== "revoked") throw new ApiError(400, `Only a revoked signing key can be deleted; this one is ${key.status}`);
@@ -92,7 +87,7 @@ async function remove(call: Call) {
   return ok(signingKeyShape(removed));
 }
 
-async function registerLegacy(call: Call) {
+async function registerLegacy(call: ProjectCall) {
   const project = await requireProject(call);
   const registered = await changingKeys(call.services.platform, project.id, async (tx) => {
     const store = new SigningKeyStore(tx);

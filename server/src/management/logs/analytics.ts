@@ -1,14 +1,14 @@
 // Routes (Management API): a project's logs and usage, from the rows the request log writes.
 // `logs.all` runs the caller's SQL as a read-only role that sees only this project's log views.
 import { ApiError } from "../http/apiError";
-import { logRange } from "./logRange";
-import { defaultLogsSql, type UsageInterval } from "./logQueries";
+import { logRange } from "../logs/logRange";
+import { defaultLogsSql } from "../logs/logQueries";
 import { requireProject } from "../http/access";
 import { ok, type ApiArea, type Call } from "../http/operation";
 
-async function projectLogs(call: Call) {
+async function projectLogs(call: Call<"v1-get-project-logs">) {
   const project = await requireProject(call);
-  const q = call.query as { sql?: string; iso_timestamp_start?: string; iso_timestamp_end?: string };
+  const q = call.query;
   const range = logRange(q.iso_timestamp_start, q.iso_timestamp_end, call.services.config.now());
   if (range.kind === "refused") throw new ApiError(400, range.message);
   const sql = q.sql === undefined || q.sql.trim() === "" ? defaultLogsSql : q.sql;
@@ -22,7 +22,7 @@ export const analyticsArea: ApiArea = {
 
   "v1-get-project-usage-api-count": async (call) => {
     const project = await requireProject(call);
-    const interval = (call.query["interval"] as UsageInterval | undefined) ?? "1day";
+    const interval = call.query.interval ?? "1day";
     const counts = await call.services.logs.apiCounts(project.ref, interval);
     // Only the GraphQL data API runs here: auth, realtime and storage requests are always 0.
     return ok({
@@ -37,9 +37,7 @@ export const analyticsArea: ApiArea = {
 
   "v1-get-project-function-combined-stats": async (call) => {
     const project = await requireProject(call);
-    const functionId = call.query["function_id"] as string | undefined;
-    const interval = call.query["interval"] as UsageInterval | undefined;
-    if (functionId === undefined || interval === undefined) throw new ApiError(400, "function_id and interval are required");
+    const { function_id: functionId, interval } = call.query;
     const known = (await call.services.functions.list(project.ref)).some((f) => f.id === functionId || f.slug === functionId);
     if (!known) throw new ApiError(404, `Function ${functionId} not found`);
     return ok({ result: await call.services.logs.functionStats(project.ref, functionId, interval) });

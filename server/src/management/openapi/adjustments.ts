@@ -196,6 +196,20 @@ const entitlementConfigOrder: Adjustment = (doc) => {
   config.oneOf = [...config.oneOf].sort((a, b) => size(b) - size(a));
 };
 
+/** Answers the document lists without content that carry one here (and in the hosted API): a
+ * query's rows (the last result set, as objects by column name), and the names a bulk secret
+ * delete did not find. Described so the handlers' answers are typed and checked against them. */
+const answersWithContent: Adjustment = (doc) => {
+  const json = (schema: object) => ({ "application/json": { schema } });
+  const rows = json({ type: "array", items: { type: "object", additionalProperties: true } });
+  for (const path of ["/v1/projects/{ref}/database/query", "/v1/projects/{ref}/database/query/read-only"]) {
+    const created = (doc.paths[path]?.["post"] as { responses?: Record<string, { content?: unknown }> } | undefined)?.responses?.["201"];
+    if (created) created.content = rows;
+  }
+  const deleted = (doc.paths["/v1/projects/{ref}/secrets"]?.["delete"] as { responses?: Record<string, { content?: unknown }> } | undefined)?.responses?.["200"];
+  if (deleted) deleted.content = json({ type: "object", properties: { missing: { type: "array", items: { type: "string" } } } });
+};
+
 export const adjustments: Adjustment[] = [
   dropNonStandardKeywords,
   createProjectBody,
@@ -214,4 +228,5 @@ export const adjustments: Adjustment[] = [
   projectConfigV2,
   headBeforeGet,
   entitlementConfigOrder,
+  answersWithContent,
 ];

@@ -16,11 +16,18 @@ export function publishedDocument(): OpenApiDocument {
   return structuredClone(spec) as unknown as OpenApiDocument;
 }
 
+/** Every operation with this server's adjustments: the contract the handlers' types are
+ * generated from (`npm run management-types`). */
+export function adjustedDocument(): OpenApiDocument {
+  const doc = publishedDocument();
+  for (const adjust of adjustments) adjust(doc);
+  return doc;
+}
+
 /** The document of the implemented operations; throws when a handler names no operation. */
 export function implementedDocument(operationIds: Set<string>): OpenApiDocument {
-  const doc = publishedDocument();
   // Adjusted first, so operations this server adds to the document count as known.
-  for (const adjust of adjustments) adjust(doc);
+  const doc = adjustedDocument();
   const seen = new Set<string>();
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, operation] of Object.entries(item)) {

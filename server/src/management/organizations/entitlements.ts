@@ -3,6 +3,7 @@
 // a feature is granted when this server carries it out, and refused when it only records the
 // setting (disk, compute, domains) or has no service for it (Storage, Realtime, Auth, PITR).
 import { maxFileBytes } from "../functions/functionUploads";
+import type { components } from "../openapi/managementApi.generated";
 import { keptScheduled } from "../backups/backups";
 
 export type EntitlementType = "boolean" | "numeric" | "set";
@@ -12,12 +13,9 @@ export type EntitlementConfig =
   | { enabled: boolean; value: number; unlimited: boolean; unit: string }
   | { enabled: boolean; set: string[] };
 
-export interface Entitlement {
-  feature: { key: string; type: EntitlementType };
-  hasAccess: boolean;
-  type: EntitlementType;
-  config: EntitlementConfig;
-}
+/** An entitlement as the Management API document describes it. */
+export type Entitlement = components["schemas"]["V1ListEntitlementsResponse"]["entitlements"][number];
+type FeatureKey = Entitlement["feature"]["key"];
 
 type Grant =
   | { kind: "boolean"; granted: boolean }
@@ -35,7 +33,7 @@ const backupRetentionDays = keptScheduled;
 const functionSizeLimitMb = maxFileBytes / (1024 * 1024);
 
 /** Every feature key of the hosted list, in its order, with what this server grants. */
-const grants: [string, Grant][] = [
+const grants: [FeatureKey, Grant][] = [
   // The compute size and the disk are recorded, never changed; a standby replicates a whole
   // server, not one project.
   ["instances.compute_update_available_sizes", emptySet],
@@ -126,7 +124,7 @@ function configOf(grant: Grant): EntitlementConfig {
   }
 }
 
-function entitlement(key: string, grant: Grant): Entitlement {
+function entitlement(key: FeatureKey, grant: Grant): Entitlement {
   return { feature: { key, type: grant.kind }, hasAccess: grant.granted, type: grant.kind, config: configOf(grant) };
 }
 

@@ -1,13 +1,12 @@
 // Routes (Management API): organizations, their members and projects, and the caller's profile.
-import { entitlements } from "./entitlements";
+import { entitlements } from "../organizations/entitlements";
 import { projectSummary, organizationSummary } from "../projects/shapes";
 import { grantReaches, requireOrganization } from "../http/access";
-import { ok, type ApiArea } from "../http/operation";
-import type { OrganizationProjectsQuery } from "../tenants/projectStore";
+import { ok, type ApiArea, type Schema } from "../http/operation";
 
 export const organizationsArea: ApiArea = {
   "v1-create-an-organization": async (call) => {
-    const { name } = call.body as { name: string };
+    const { name } = call.body;
     return ok(organizationSummary(await call.services.organizations.create(call.user.id, name)), 201);
   },
 
@@ -15,25 +14,25 @@ export const organizationsArea: ApiArea = {
     ok((await call.services.organizations.list(call.user.id)).filter((o) => grantReaches(call, o.slug)).map(organizationSummary)),
 
   "v1-get-an-organization": async (call) => {
-    const org = await requireOrganization(call, call.params["slug"]!);
-    return ok({ id: org.slug, name: org.name, plan: org.plan, opt_in_tags: [], allowed_release_channels: ["ga"] });
+    const org = await requireOrganization(call, call.params.slug);
+    return ok({ id: org.slug, name: org.name, plan: org.plan, opt_in_tags: [], allowed_release_channels: ["ga" as const] });
   },
 
   "v1-get-organization-entitlements": async (call) => {
-    await requireOrganization(call, call.params["slug"]!);
+    await requireOrganization(call, call.params.slug);
     return ok(entitlements());
   },
 
   "v1-list-organization-members": async (call) => {
-    const org = await requireOrganization(call, call.params["slug"]!);
+    const org = await requireOrganization(call, call.params.slug);
     const members = await call.services.organizations.members(org.slug);
     // Sign-in here is by access token only: no second factor exists to be enabled.
     return ok(members.map((m) => ({ ...m, mfa_enabled: false })));
   },
 
   "v1-get-all-projects-for-organization": async (call) => {
-    const org = await requireOrganization(call, call.params["slug"]!);
-    const q = call.query as { offset: number; limit: number; search?: string; sort: OrganizationProjectsQuery["sort"]; statuses?: string };
+    const org = await requireOrganization(call, call.params.slug);
+    const q = call.query;
     const statuses = q.statuses?.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
     const { rows, count } = await call.services.projects.listForOrganization(org.slug, {
       offset: q.offset,
@@ -42,7 +41,7 @@ export const organizationsArea: ApiArea = {
       sort: q.sort,
       statuses,
     });
-    const projects = rows.map((p) => {
+    const projects = rows.map((p): Schema<"OrganizationProjectsResponse">["projects"][number] => {
       const s = projectSummary(p);
       return {
         ref: s.ref,

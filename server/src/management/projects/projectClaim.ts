@@ -3,21 +3,22 @@
 // and its branches to the organization and spends the token. No plan or billing changes here.
 import { ApiError } from "../http/apiError";
 import { ClaimTokenStore, type ClaimableProject } from "./claimTokenStore";
-import type { Organization } from "../tenants/organizationStore";
+import type { Organization, OrganizationPlan } from "../tenants/organizationStore";
 import { requireOrganization } from "../http/access";
-import { ok, type ApiArea, type Call } from "../http/operation";
+import { ok, type ApiArea, type CallWith, type Schema } from "../http/operation";
 
 const planNames = ["free", "pro", "team", "enterprise", "platform"] as const;
-const planName = (plan: string) => (planNames as readonly string[]).includes(plan) ? plan : "free";
+const isPlan = (plan: string): plan is OrganizationPlan => (planNames as readonly string[]).includes(plan);
+const planName = (plan: string): OrganizationPlan => (isPlan(plan) ? plan : "free");
 
 const unknownToken = () => new ApiError(404, "No live claim token matches: it may have expired, been revoked or been used already");
 
-async function claimant(call: Call): Promise<{ org: Organization; token: string }> {
-  const org = await requireOrganization(call, call.params["slug"]!);
-  return { org, token: call.params["token"]! };
+async function claimant(call: CallWith<{ slug: string; token: string }>): Promise<{ org: Organization; token: string }> {
+  const org = await requireOrganization(call, call.params.slug);
+  return { org, token: call.params.token };
 }
 
-function preview(project: ClaimableProject, org: Organization) {
+function preview(project: ClaimableProject, org: Organization): Schema<"OrganizationProjectClaimResponse">["preview"] {
   const errors =
     project.organization_slug === org.slug
       ? [{ key: "already_in_organization", message: "The project already belongs to this organization" }]

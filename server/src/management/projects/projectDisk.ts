@@ -4,7 +4,7 @@
 import { ApiError } from "../http/apiError";
 import { ServiceSettingsStore } from "../settings/serviceSettingsStore";
 import { requireProject } from "../http/access";
-import { ok, type ApiArea, type Call } from "../http/operation";
+import { ok, type ApiArea, type Caller } from "../http/operation";
 import type { ProjectRecord } from "../tenants/projectStore";
 
 type DiskAttributes = { type: "gp3"; size_gb: number; iops: number; throughput_mibps?: number } | { type: "io2"; size_gb: number; iops: number };
@@ -36,9 +36,9 @@ function refusal(a: DiskAttributes): string | undefined {
   }
 }
 
-const disk = (call: Call, project: ProjectRecord) => new ServiceSettingsStore(call.services.platform).get(project.ref, "disk", defaults);
+const disk = (call: Caller, project: ProjectRecord) => new ServiceSettingsStore(call.services.platform).get(project.ref, "disk", defaults);
 
-async function usedBytes(call: Call, project: ProjectRecord): Promise<number> {
+async function usedBytes(call: Caller, project: ProjectRecord): Promise<number> {
   return call.services.door.server(project.server).databases.bytes(project.database_name);
 }
 
@@ -50,7 +50,7 @@ export const projectDiskArea: ApiArea = {
 
   "v1-modify-database-disk": async (call) => {
     const project = await requireProject(call);
-    const wanted = (call.body as DiskDocument).attributes;
+    const wanted = call.body.attributes;
     const broken = refusal(wanted);
     if (broken) throw new ApiError(400, `Disk not changed: ${broken}`);
     const current = await disk(call, project);

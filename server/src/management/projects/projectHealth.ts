@@ -5,7 +5,7 @@
 import { OperationTypeNode } from "graphql";
 import { unreachable } from "../../../../src/util/invariant";
 import { requireProject } from "../http/access";
-import { ok, type ApiArea, type Call } from "../http/operation";
+import { ok, type ApiArea, type Caller } from "../http/operation";
 import type { ProjectRecord } from "../tenants/projectStore";
 
 const serviceNames = ["auth", "db", "db_postgres_user", "pooler", "realtime", "rest", "storage", "pg_bouncer"] as const;
@@ -33,7 +33,7 @@ function withinTime<T>(work: Promise<T>, ms: number | undefined): Promise<T> {
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
-async function probe(call: Call, project: ProjectRecord, name: ServiceName, timeoutMs: number | undefined): Promise<Health> {
+async function probe(call: Caller, project: ProjectRecord, name: ServiceName, timeoutMs: number | undefined): Promise<Health> {
   if (project.status === "COMING_UP") return { name, healthy: false, status: "COMING_UP" };
   if (project.status !== "ACTIVE_HEALTHY") return unhealthy(name, `the project is ${project.status === "INACTIVE" ? "paused" : project.status}`);
   try {
@@ -74,8 +74,8 @@ async function probe(call: Call, project: ProjectRecord, name: ServiceName, time
 export const projectHealthArea: ApiArea = {
   "v1-get-services-health": async (call) => {
     const project = await requireProject(call);
-    const services = call.query["services"] as ServiceName[];
-    const timeoutMs = call.query["timeout_ms"] as number | undefined;
+    const services = call.query.services;
+    const timeoutMs = call.query.timeout_ms;
     return ok(await Promise.all([...new Set(services)].map((name) => probe(call, project, name, timeoutMs))));
   },
 };

@@ -4,6 +4,7 @@
 import { ApiError } from "../http/apiError";
 import { requireProject } from "../http/access";
 import { ok, type ApiArea } from "../http/operation";
+import { postgresEngine } from "./shapes";
 
 export const projectLifecycleArea: ApiArea = {
   "v1-pause-a-project": async (call) => {
@@ -26,7 +27,7 @@ export const projectLifecycleArea: ApiArea = {
     const project = await requireProject(call);
     const version = call.services.servers.get(project.server).version;
     return ok({
-      available_versions: project.status === "INACTIVE" ? [{ version, release_channel: "ga", postgres_engine: version.split(".")[0]! }] : [],
+      available_versions: project.status === "INACTIVE" ? [{ version, release_channel: "ga" as const, postgres_engine: postgresEngine(version) }] : [],
     });
   },
 

@@ -4,25 +4,15 @@ import { removeWithBranches } from "../branches/branchLifecycle";
 import { ApiError, forbidden } from "../http/apiError";
 import { publishedDocument } from "../openapi/managementDocument";
 import { grantReaches, requireOrganization, requireProject } from "../http/access";
-import { ok, type ApiArea } from "../http/operation";
+import { ok, type ApiArea, type Schema } from "../http/operation";
 import { projectSummary, projectWithDatabase } from "./shapes";
 
-interface CreateProjectBody {
-  db_pass: string;
-  name: string;
-  organization_slug?: string;
-  organization_id?: string;
-  region?: string;
-  region_selection?: { type: "specific" | "smartGroup"; code: string };
-  template_url?: string;
-}
-
 /** The region codes of the document's create body, in its order. */
-const regionCodes: string[] = publishedDocument().components.schemas["V1CreateProjectBody"].properties.region.enum;
+const regionCodes: NonNullable<Schema<"V1CreateProjectBody">["region"]>[] = publishedDocument().components.schemas["V1CreateProjectBody"].properties.region.enum;
 
 export const projectsArea: ApiArea = {
   "v1-create-a-project": async (call) => {
-    const body = call.body as CreateProjectBody;
+    const body = call.body;
     const slug = body.organization_slug ?? body.organization_id!;
     if (body.organization_slug !== undefined && body.organization_id !== undefined && body.organization_slug !== body.organization_id) {
       throw new ApiError(400, "organization_slug and organization_id name different organizations");
@@ -50,7 +40,7 @@ export const projectsArea: ApiArea = {
 
   "v1-update-a-project": async (call) => {
     const project = await requireProject(call);
-    const { name } = call.body as { name: string };
+    const { name } = call.body;
     await call.services.projects.rename(project.ref, name);
     return ok({ id: project.id, ref: project.ref, name });
   },
@@ -63,11 +53,11 @@ export const projectsArea: ApiArea = {
   },
 
   "v1-get-available-regions": async (call) => {
-    const slug = call.query["organization_slug"] as string;
+    const slug = call.query.organization_slug;
     if (!(await call.services.organizations.get(call.user.id, slug))) throw forbidden();
     // The document's provider enum has no value for a self-hosted server; AWS is its default.
-    const specific = regionCodes.map((code) => ({ name: code, code, type: "specific", provider: "AWS" }));
-    const smartGroup = [
+    const specific = regionCodes.map((code) => ({ name: code, code, type: "specific" as const, provider: "AWS" as const }));
+    const smartGroup: Schema<"RegionsInfo">["all"]["smartGroup"] = [
       { name: "Americas", code: "americas", type: "smartGroup" },
       { name: "Europe, Middle East and Africa", code: "emea", type: "smartGroup" },
       { name: "Asia-Pacific", code: "apac", type: "smartGroup" },

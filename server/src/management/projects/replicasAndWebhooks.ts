@@ -17,7 +17,7 @@ export const replicasAndWebhooksArea: ApiArea = {
 
   "v1-remove-a-read-replica": async (call) => {
     await requireProject(call);
-    const { database_identifier: id } = call.body as { database_identifier: string };
+    const { database_identifier: id } = call.body;
     throw new ApiError(404, `No read replica ${id}: this project has none (${replicaRefusal})`);
   },
 

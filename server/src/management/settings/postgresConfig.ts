@@ -70,6 +70,11 @@ export interface PostgresConfigState {
 
 /** The values a new session of the database gets: its own settings over the server's, read
  * from the maintenance database (the tenant's database is never asked). */
+/** A project's database settings, read through its server's door (the /v1 and /v2 answers). */
+export function projectPostgresConfig(door: ServerDoor, project: { database_name: string }): Promise<PostgresConfigState> {
+  return readPostgresConfig({ door, database: project.database_name });
+}
+
 export async function readPostgresConfig(target: Pick<PostgresConfigTarget, "door" | "database">): Promise<PostgresConfigState> {
   const rows = await target.door.settings.forDatabase(target.database, Object.keys(postgresConfigFields));
   return { config: Object.fromEntries(rows.map((r) => [r.name, asJson(r)])), pendingRestart: rows.filter((r) => r.pending_restart).map((r) => r.name) };

@@ -5,7 +5,9 @@ import format from "pg-format";
 import { DirectiveError, schemaDirectives } from "../../../../src/catalog/directives";
 import type { SettingsChanged } from "../tenants/settingsChanged";
 import { invalid } from "../errors/domainError";
-import { sqlState, type Sql } from "../platform/sql";
+import { sqlOn, sqlState, type Sql } from "../platform/sql";
+import type { ProjectAccess } from "../tenants/projectLogins";
+import type { Services } from "../services";
 import type { ProjectRecord } from "../tenants/projectStore";
 import { withMaxRows } from "./graphqlDirective";
 import { schemaList, type ProjectSettings, type SettingsStore } from "./settingsStore";
@@ -48,6 +50,16 @@ async function maxRowsOf(sql: Sql, settings: ProjectSettings): Promise<number> {
     if (e instanceof DirectiveError) return schemaDirectives(null).maxRows;
     throw e;
   }
+}
+
+/** Runs `work` on a session of the project's own login (its data API settings concern it alone). */
+export function onProjectLogin(services: Pick<Services, "logins" | "pools">, project: ProjectRecord, access: ProjectAccess): OnDatabase {
+  return (work) => services.logins.run(project, access, services.pools.settings.statementTimeoutMs, (session) => work(sqlOn(session.client)));
+}
+
+/** A project's data API settings as read on its read-only login (the /v1 and /v2 answers). */
+export function projectPostgrestConfig(services: Pick<Services, "settings" | "logins" | "pools">, project: ProjectRecord): Promise<PostgrestConfig> {
+  return readPostgrestConfig(services.settings, project, onProjectLogin(services, project, "read_only"));
 }
 
 export async function readPostgrestConfig(store: SettingsStore, project: ProjectRecord, onDatabase: OnDatabase): Promise<PostgrestConfig> {

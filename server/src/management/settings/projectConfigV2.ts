@@ -1,19 +1,18 @@
 // Routes (Management API): `GET /v2/projects/{ref}/config`, which the supabase CLI's `config push`
 // reads to compare with config.toml (it writes through the /v1 settings endpoints). A view over
-// the documents the /v1 handlers answer: database (version, SSL, network restrictions, settings),
-// Data API, Auth, Realtime and Storage. No pooler runs here: `pool_mode` "none" and zero sizes.
-import type { Answer, ApiArea, Call, OperationHandler } from "../http/operation";
-import { ok } from "../http/operation";
-import { authConfigArea } from "../auth/authConfig";
-import { projectNetworkArea, projectSslArea } from "../access/projectNetwork";
-import { projectSettingsArea } from "./projectSettings";
-import { serviceSettingsArea } from "./serviceSettings";
+// the documents the /v1 handlers answer, read by the same functions: database (version, SSL,
+// network restrictions, settings), Data API, Auth, Realtime and Storage. No pooler runs here:
+// `pool_mode` "none" and zero sizes.
+import { projectAuthConfig } from "../auth/authConfigDocument";
+import { projectPostgresConfig } from "../settings/postgresConfig";
+import { projectPostgrestConfig } from "../settings/postgrestConfig";
+import { realtimeConfig, storageConfig, type StorageConfig } from "../settings/serviceSettingsStore";
+import { ok, type ApiArea } from "../http/operation";
+import { v2Shape } from "../access/networkShapes";
 import { requireProject } from "../http/access";
 
-const body = async (handler: OperationHandler | undefined, call: Call): Promise<any> => ((await handler!(call)) as Answer).body;
-
 /** Storage's document is camelCase in /v1 and snake_case here. */
-function storageView(storage: any) {
+function storageView(storage: StorageConfig) {
   const f = storage.features;
   return {
     file_size_limit: storage.fileSizeLimit,
@@ -34,9 +33,10 @@ export const projectConfigV2Area: ApiArea = {
   "v2-get-project-config": async (call) => {
     const project = await requireProject(call);
     const major = Number(call.services.servers.get(project.server).version.split(/[.\s]/)[0]);
-    const network = await body(projectNetworkArea["v1-get-network-restrictions"], call);
-    const postgrest = await body(projectSettingsArea["v1-get-postgrest-service-config"], call);
-    const realtime = await body(serviceSettingsArea["v1-get-realtime-config"], call);
+    const { services } = call;
+    const network = v2Shape(await services.restrictions.get(project.ref));
+    const postgrest = await projectPostgrestConfig(services, project);
+    const realtime = await realtimeConfig(services.platform, project.ref);
     return ok({
       data: {
         type: "project_config",
@@ -44,18 +44,18 @@ export const projectConfigV2Area: ApiArea = {
         attributes: {
           database: {
             major_version: major,
-            ssl_enforced: (await body(projectSslArea["v1-get-ssl-enforcement-config"], call)).currentConfig.database,
+            ssl_enforced: await services.databaseOptions.sslEnforced(project.ref),
             network_restrictions: {
               entitlement: network.entitlement,
               status: network.status,
-              allowed_cidrs: [...network.config.dbAllowedCidrs.map((address: string) => ({ address, type: "v4" })), ...network.config.dbAllowedCidrsV6.map((address: string) => ({ address, type: "v6" }))],
+              allowed_cidrs: network.config.dbAllowedCidrs,
               ...(network.updated_at ? { updated_at: network.updated_at } : {}),
               ...(network.applied_at ? { applied_at: network.applied_at } : {}),
             },
-            postgres_settings: await body(projectSettingsArea["v1-get-postgres-config"], call),
+            postgres_settings: (await projectPostgresConfig(services.door.server(project.server), project)).config,
           },
           pooler: { pool_mode: "none", ignore_startup_parameters: "", server_idle_timeout: 0, server_lifetime: 0, query_wait_timeout: 0, reserve_pool_size: 0, default_pool_size: 0, max_client_conn: 0 },
-          auth: await body(authConfigArea["v1-get-auth-service-config"], call),
+          auth: await projectAuthConfig(services.platform, project.id),
           api: {
             db_schema: postgrest.db_schema,
             db_extra_search_path: postgrest.db_extra_search_path,
@@ -66,7 +66,7 @@ export const projectConfigV2Area: ApiArea = {
             db_pool_max_idletime: postgrest.db_pool_max_idletime,
           },
           realtime: { ...realtime, postgres_changes_pool: null },
-          storage: storageView(await body(serviceSettingsArea["v1-get-storage-config"], call)),
+          storage: storageView(await storageConfig(services.platform, project.ref)),
         },
       },
     });

@@ -3,17 +3,15 @@
 // router when it runs, which does not pool) and pgsodium root key. The work is in ../settings; these only find the project.
 import { ApiError } from "../http/apiError";
 import { databaseOf, serverKey } from "../platform/connectionUrl";
-import { sqlOn } from "../platform/sql";
-import type { ProjectAccess } from "../tenants/projectLogins";
 import { scramVerifier } from "../tenants/scramVerifier";
 import { noRouterNote, pgbouncerConfig, poolerEntry, routerNote, type PoolerEntry, type RouterAddress } from "../pgRouter/poolerEntry";
-import { readPostgresConfig, updatePostgresConfig, type PostgresConfigState, type PostgresConfigTarget } from "./postgresConfig";
-import { readPostgrestConfig, updatePostgrestConfig, type OnDatabase, type PostgrestChanges } from "./postgrestConfig";
+import { projectPostgresConfig, updatePostgresConfig, type PostgresConfigState, type PostgresConfigTarget } from "../settings/postgresConfig";
+import { onProjectLogin, projectPostgrestConfig, updatePostgrestConfig } from "../settings/postgrestConfig";
 import type { ProjectRecord } from "../tenants/projectStore";
 import { requireProject } from "../http/access";
-import { ok, type Answer, type ApiArea, type Call } from "../http/operation";
+import { ok, type AnswerOf, type ApiArea, type Caller } from "../http/operation";
 
-function configTarget(call: Call, project: ProjectRecord): PostgresConfigTarget {
+function configTarget(call: Caller, project: ProjectRecord): PostgresConfigTarget {
   const { servers, projects, config, door } = call.services;
   const server = door.server(project.server);
   return {
@@ -29,14 +27,9 @@ function configTarget(call: Call, project: ProjectRecord): PostgresConfigTarget 
   };
 }
 
-/** Runs `work` on a session of the project's own login (its data API settings concern it alone). */
-function onProject(call: Call, project: ProjectRecord, access: ProjectAccess): OnDatabase {
-  return (work) => call.services.logins.run(project, access, call.services.pools.settings.statementTimeoutMs, (session) => work(sqlOn(session.client)));
-}
-
 /** The settings, naming in a header the ones written for the server's next start: the platform
  * does not restart servers. */
-function withRestartNote({ config, pendingRestart }: PostgresConfigState, asked: boolean): Answer {
+function withRestartNote({ config, pendingRestart }: PostgresConfigState, asked: boolean): AnswerOf<200, PostgresConfigState["config"]> {
   if (pendingRestart.length === 0) return ok(config);
   const unasked = asked ? "; restart_database was asked, but the platform does not restart servers: restart PostgreSQL to apply them" : "";
   return { status: 200, body: config, headers: { "x-restart-database": `required: ${pendingRestart.join(", ")} take effect when PostgreSQL restarts${unasked}` } };
@@ -44,7 +37,7 @@ function withRestartNote({ config, pendingRestart }: PostgresConfigState, asked:
 
 /** The router's PRIMARY entry for the project (whether the owner's password is a SCRAM verifier
  * is read from the server's catalog). */
-async function routerEntry(call: Call, project: ProjectRecord, router: RouterAddress): Promise<PoolerEntry> {
+async function routerEntry(call: Caller, project: ProjectRecord, router: RouterAddress): Promise<PoolerEntry> {
   const scram = await call.services.door.server(project.server).roles.usesScram(project.owner_role);
   return poolerEntry(project, router, scram);
 }
@@ -54,7 +47,7 @@ const noPooler =
 
 /** pgsodium reads its root key once, at server start, through its getkey script: a key kept
  * here never reaches it, and nothing in the database is encrypted with it. */
-async function pgsodiumNote(call: Call, project: ProjectRecord): Promise<string> {
+async function pgsodiumNote(call: Caller, project: ProjectRecord): Promise<string> {
   const available = (await call.services.door.server(project.server).settings.availableExtension("pgsodium")) !== undefined;
   return available
     ? "stored only: pgsodium takes its root key from its getkey script at server start, not from this API"
@@ -92,7 +85,7 @@ export const projectSettingsArea: ApiArea = {
 
   "v1-update-pgsodium-config": async (call) => {
     const project = await requireProject(call);
-    const { root_key } = call.body as { root_key: string };
+    const { root_key } = call.body;
     if (!rootKeyPattern.test(root_key)) throw new ApiError(400, "root_key must be 32 bytes, as 64 hex digits or base64; nothing was changed");
     await call.services.databaseOptions.setRootKey(project.ref, root_key);
     return { status: 200, body: { root_key }, headers: { "x-pgsodium": await pgsodiumNote(call, project) } };
@@ -100,23 +93,23 @@ export const projectSettingsArea: ApiArea = {
 
   "v1-get-postgrest-service-config": async (call) => {
     const project = await requireProject(call);
-    return ok(await readPostgrestConfig(call.services.settings, project, onProject(call, project, "read_only")));
+    return ok(await projectPostgrestConfig(call.services, project));
   },
 
   "v1-update-postgrest-service-config": async (call) => {
     const project = await requireProject(call);
     const { settings, pools } = call.services;
-    return ok(await updatePostgrestConfig(settings, pools, project, onProject(call, project, "owner"), call.body as PostgrestChanges));
+    return ok(await updatePostgrestConfig(settings, pools, project, onProjectLogin(call.services, project, "owner"), call.body));
   },
 
   "v1-get-postgres-config": async (call) => {
     const project = await requireProject(call);
-    return withRestartNote(await readPostgresConfig(configTarget(call, project)), false);
+    return withRestartNote(await projectPostgresConfig(call.services.door.server(project.server), project), false);
   },
 
   "v1-update-postgres-config": async (call) => {
     const project = await requireProject(call);
-    const body = call.body as Record<string, unknown>;
+    const body = call.body;
     const state = await updatePostgresConfig(configTarget(call, project), body);
     // Database settings reach new sessions only.
     await call.services.pools.changed(project.ref);
@@ -136,19 +129,19 @@ export const projectSettingsArea: ApiArea = {
 
   "v1-create-login-role": async (call) => {
     const project = await requireProject(call);
-    const { read_only } = call.body as { read_only: boolean };
+    const { read_only } = call.body;
     return ok(await call.services.loginRoles.create(project, read_only), 201);
   },
 
   "v1-delete-login-roles": async (call) => {
     const project = await requireProject(call);
     await call.services.loginRoles.dropForProject(project.ref);
-    return ok({ message: "ok" });
+    return ok({ message: "ok" as const });
   },
 
   "v1-update-database-password": async (call) => {
     const project = await requireProject(call);
-    const { password } = call.body as { password: string };
+    const { password } = call.body;
     await call.services.door.server(project.server).roles.setPassword(project.owner_role, scramVerifier(password));
     return ok({ message: `The password of the project's database role ${project.owner_role} was changed` });
   },

@@ -2,47 +2,19 @@
 // validated against the document, stored per project and answered back; nothing else happens
 // (there is no Realtime or Storage server here), which the README says.
 import { ApiError } from "../http/apiError";
-import { ServiceSettingsStore } from "./serviceSettingsStore";
+import { realtimeConfig, ServiceSettingsStore, storageConfig } from "../settings/serviceSettingsStore";
 import { requireProject } from "../http/access";
 import { ok, type ApiArea } from "../http/operation";
-
-const realtimeDefaults = {
-  private_only: false,
-  connection_pool: 2,
-  max_concurrent_users: 200,
-  max_events_per_second: 100,
-  max_bytes_per_second: 100_000,
-  max_channels_per_client: 100,
-  max_joins_per_second: 100,
-  max_presence_events_per_second: 100,
-  max_payload_size_in_kb: 100,
-  suspend: false,
-  presence_enabled: true,
-};
-
-const storageDefaults = {
-  fileSizeLimit: 52_428_800,
-  features: {
-    imageTransformation: { enabled: false },
-    s3Protocol: { enabled: false },
-    icebergCatalog: { enabled: false, maxNamespaces: 0, maxTables: 0, maxCatalogs: 0 },
-    vectorBuckets: { enabled: false, maxBuckets: 0, maxIndexes: 0 },
-  },
-  capabilities: { list_v2: false, iceberg_catalog: false },
-  external: { upstreamTarget: "main" },
-  migrationVersion: "none",
-  databasePoolMode: "none",
-};
 
 export const serviceSettingsArea: ApiArea = {
   "v1-get-realtime-config": async (call) => {
     const project = await requireProject(call);
-    return ok(await new ServiceSettingsStore(call.services.platform).get(project.ref, "realtime", realtimeDefaults));
+    return ok(await realtimeConfig(call.services.platform, project.ref));
   },
 
   "v1-update-realtime-config": async (call) => {
     const project = await requireProject(call);
-    await new ServiceSettingsStore(call.services.platform).change(project.ref, "realtime", call.body as object);
+    await new ServiceSettingsStore(call.services.platform).change(project.ref, "realtime", call.body);
     return ok(undefined, 204);
   },
 
@@ -55,13 +27,13 @@ export const serviceSettingsArea: ApiArea = {
 
   "v1-get-storage-config": async (call) => {
     const project = await requireProject(call);
-    return ok(await new ServiceSettingsStore(call.services.platform).get(project.ref, "storage", storageDefaults));
+    return ok(await storageConfig(call.services.platform, project.ref));
   },
 
   "v1-update-storage-config": async (call) => {
     const project = await requireProject(call);
-    const change = call.body as { features?: Record<string, unknown> };
-    const current = await new ServiceSettingsStore(call.services.platform).get(project.ref, "storage", storageDefaults);
+    const change = call.body;
+    const current = await storageConfig(call.services.platform, project.ref);
     // A partial `features` object changes only the features it names.
     const merged = change.features ? { ...change, features: { ...current.features, ...change.features } } : change;
     await new ServiceSettingsStore(call.services.platform).change(project.ref, "storage", merged);

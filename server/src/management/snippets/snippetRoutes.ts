@@ -3,9 +3,9 @@
 // document), since the hosted dashboard's own way of saving snippets is not part of the API.
 // A snippet is stored text: saving one runs nothing.
 import { ApiError } from "../http/apiError";
-import { SnippetStore, type NewSnippet, type SnippetSortColumn, type SortOrder } from "./snippetStore";
+import { SnippetStore } from "../snippets/snippetStore";
 import { requireProject } from "../http/access";
-import { ok, type ApiArea, type Call } from "../http/operation";
+import { ok, type ApiArea, type CallWith } from "../http/operation";
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -16,15 +16,15 @@ function pageSize(raw: unknown): number {
   return limit;
 }
 
-function snippetId(call: Call): string {
-  const id = call.params["id"] ?? "";
+function snippetId(call: CallWith<{ id: string }>): string {
+  const id = call.params.id;
   if (!uuidPattern.test(id)) throw new ApiError(400, `"${id}" is not a snippet id (a UUID)`);
   return id;
 }
 
 export const snippetsArea: ApiArea = {
   "v1-list-all-snippets": async (call) => {
-    const q = call.query as { project_ref?: string; cursor?: string; limit?: string; sort_by?: SnippetSortColumn; sort_order?: SortOrder };
+    const q = call.query;
     if (q.project_ref !== undefined) await requireProject({ ...call, params: { ref: q.project_ref } });
     if (q.cursor !== undefined && !uuidPattern.test(q.cursor)) throw new ApiError(400, `"${q.cursor}" is not a cursor this server handed out`);
     const page = await new SnippetStore(call.services.platform).list(call.user.id, {
@@ -46,7 +46,7 @@ export const snippetsArea: ApiArea = {
   },
 
   "v1-create-a-snippet": async (call) => {
-    const body = call.body as Omit<NewSnippet, "description" | "visibility" | "favorite"> & Partial<NewSnippet>;
+    const body = call.body;
     const project = await requireProject({ ...call, params: { ref: body.project_ref } });
     const snippet = {
       project_ref: project.ref,

@@ -50,8 +50,8 @@ const selectSnippet = `
     join platform.projects p on p.ref = s.project_ref
     join platform.users u on u.id = s.owner_id`;
 
-/** The document's snippet shape; `content` only when the snippet is read on its own. */
-function toSnippet(row: SnippetRow, withContent: boolean) {
+/** The document's snippet shape as listed (no `content`). */
+function toListed(row: SnippetRow) {
   const owner = { id: Number(row.owner_number), username: row.owner_username };
   return {
     id: row.id,
@@ -65,8 +65,12 @@ function toSnippet(row: SnippetRow, withContent: boolean) {
     owner,
     updated_by: owner,
     favorite: row.favorite,
-    ...(withContent ? { content: { schema_version: "1.0", sql: row.sql, favorite: row.favorite } } : {}),
   };
+}
+
+/** The document's snippet shape as read on its own: with its `content`. */
+function toSnippet(row: SnippetRow) {
+  return { ...toListed(row), content: { schema_version: "1.0", sql: row.sql, favorite: row.favorite } };
 }
 
 // Fixed texts per sort, so no identifier is ever built from input.
@@ -98,7 +102,7 @@ export class SnippetStore {
       `${selectSnippet} where s.owner_id = $1 and s.id = $2 and ($3::text is null or p.organization_slug = $3)`,
       [ownerId, id, organizationSlug ?? null],
     );
-    return row && toSnippet(row, true);
+    return row && toSnippet(row);
   }
 
   async remove(ownerId: string, id: string, organizationSlug?: string): Promise<boolean> {
@@ -133,6 +137,6 @@ export class SnippetStore {
       values,
     );
     const page = rows.slice(0, q.limit);
-    return { data: page.map((row) => toSnippet(row, false)), cursor: rows.length > q.limit ? page[page.length - 1]!.id : undefined };
+    return { data: page.map(toListed), cursor: rows.length > q.limit ? page[page.length - 1]!.id : undefined };
   }
 }

@@ -66,7 +66,7 @@ const graphqlOperation = (method: "get" | "post") => ({
 export const databaseOpenapiArea: ApiArea = {
   "v1-get-database-openapi": async (call) => {
     const project = await requireProject(call);
-    const schema = (call.query as { schema?: string }).schema ?? "public";
+    const schema = call.query.schema ?? "public";
     // The tenant's own table list: read on the platform's read-only login, as the tenant.
     const rows = await call.services.logins.run(project, "read_only", call.services.pools.settings.statementTimeoutMs, async (session) => {
       if ((await session.run("select 1 from pg_catalog.pg_namespace where nspname = $1", [schema])).length === 0) return undefined;

@@ -8,20 +8,16 @@ import type { ProjectSession } from "../tenants/projectSession";
 import type { ProjectRecord } from "../tenants/projectStore";
 import { notInMigration, splitStatements } from "./sqlStatements";
 import { requireProject } from "../http/access";
-import { ok, type ApiArea, type Call } from "../http/operation";
+import { ok, type ApiArea, type Call, type Caller, type ProjectCall } from "../http/operation";
 import { withProjectSql } from "./projectSql";
 
-interface MigrationBody {
-  query: string;
-  name?: string;
-  rollback?: string;
-}
+type MigrationCall = Call<"v1-apply-a-migration" | "v1-upsert-a-migration">;
 
 const failure = "Failed to apply the migration";
 
 /** The statements of a migration's SQL, refusing (when it is to be applied) what cannot run in
  * its transaction. */
-async function migrationStatements(call: Call, text: string, apply: boolean): Promise<string[]> {
+async function migrationStatements(call: ProjectCall, text: string, apply: boolean): Promise<string[]> {
   const statements = await splitStatements(text);
   if (statements.length === 0) throw new ApiError(400, "The migration has no SQL statements");
   for (const statement of apply ? statements : []) {
@@ -30,14 +26,14 @@ async function migrationStatements(call: Call, text: string, apply: boolean): Pr
     throw new ApiError(
       400,
       `${reason} cannot be part of a migration: a migration runs in one transaction. Run it on its own with ` +
-        `POST /v1/projects/${call.params["ref"]}/database/query, then record it with PUT /v1/projects/${call.params["ref"]}/database/migrations.`,
+        `POST /v1/projects/${call.params.ref}/database/query, then record it with PUT /v1/projects/${call.params.ref}/database/migrations.`,
     );
   }
   return statements.map((s) => s.text);
 }
 
-async function newMigration(call: Call, apply: boolean): Promise<{ migration: NewMigration; statements: string[] }> {
-  const body = call.body as MigrationBody;
+async function newMigration(call: MigrationCall, apply: boolean): Promise<{ migration: NewMigration; statements: string[] }> {
+  const body = call.body;
   const statements = await migrationStatements(call, body.query, apply);
   const rollback = body.rollback ? (await splitStatements(body.rollback)).map((s) => s.text) : [];
   const key = call.request.headers["idempotency-key"];
@@ -49,7 +45,7 @@ async function newMigration(call: Call, apply: boolean): Promise<{ migration: Ne
 
 /** Runs `work` in one transaction as the project's owner, with the history table ready. */
 async function changeHistory<T>(
-  call: Call,
+  call: Caller,
   project: ProjectRecord,
   work: (history: MigrationHistory, session: ProjectSession) => Promise<T>,
   what = failure,
@@ -68,7 +64,7 @@ async function changeHistory<T>(
   );
 }
 
-async function record(call: Call, apply: boolean) {
+async function record(call: MigrationCall, apply: boolean) {
   const project = await requireProject(call);
   const { migration, statements } = await newMigration(call, apply);
   await changeHistory(call, project, async (history, session) => {
@@ -94,7 +90,7 @@ export const migrationsArea: ApiArea = {
   "v1-upsert-a-migration": (call) => record(call, false),
   "v1-get-a-migration": async (call) => {
     const project = await requireProject(call);
-    const version = call.params["version"]!;
+    const version = call.params.version;
     const found = await withProjectSql(call, project, "owner", (session) => new MigrationHistory(session).get(version));
     if (!found) throw notFound(version);
     const { created_by, idempotency_key, ...rest } = found;
@@ -102,8 +98,8 @@ export const migrationsArea: ApiArea = {
   },
   "v1-patch-a-migration": async (call) => {
     const project = await requireProject(call);
-    const version = call.params["version"]!;
-    const body = call.body as { name?: string; rollback?: string };
+    const version = call.params.version;
+    const body = call.body;
     const rollback = body.rollback === undefined ? undefined : (await splitStatements(body.rollback)).map((s) => s.text);
     const changed = await changeHistory(call, project, (history) =>
       history.patch(version, { ...(body.name !== undefined ? { name: body.name } : {}), ...(rollback ? { rollback } : {}) }),
@@ -113,7 +109,7 @@ export const migrationsArea: ApiArea = {
   },
   "v1-rollback-migrations": async (call) => {
     const project = await requireProject(call);
-    const gte = String(call.query["gte"]);
+    const gte = call.query.gte;
     await changeHistory(
       call,
       project,

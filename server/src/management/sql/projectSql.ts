@@ -5,10 +5,10 @@ import type { ProjectAccess } from "../tenants/projectLogins";
 import { withProjectSession, type ProjectSession } from "../tenants/projectSession";
 import { sqlFailure } from "../tenants/sqlErrors";
 import type { ProjectRecord } from "../tenants/projectStore";
-import type { Call } from "../http/operation";
+import type { Caller } from "../http/operation";
 
 export async function withProjectSql<T>(
-  call: Call,
+  call: Caller,
   project: ProjectRecord,
   access: ProjectAccess,
   work: (session: ProjectSession) => Promise<T>,

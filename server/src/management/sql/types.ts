@@ -8,7 +8,7 @@ import { withProjectSql } from "./projectSql";
 export const typesArea: ApiArea = {
   "v1-generate-typescript-types": async (call) => {
     const project = await requireProject(call);
-    const included = String(call.query["included_schemas"] ?? "public")
+    const included = (call.query.included_schemas ?? "public")
       .split(",")
       .map((s) => s.trim())
       .filter((s) => s !== "");

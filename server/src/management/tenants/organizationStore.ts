@@ -2,11 +2,15 @@
 // organization the user is not a member of reads as absent.
 import { randomRef } from "../platform/randomRef";
 import type { Sql, SqlPool } from "../platform/sql";
+import type { components } from "../openapi/managementApi.generated";
+
+/** The plans of the Management API document; every organization here is on `free`. */
+export type OrganizationPlan = NonNullable<components["schemas"]["V1OrganizationSlugResponse"]["plan"]>;
 
 export interface Organization {
   slug: string;
   name: string;
-  plan: string;
+  plan: OrganizationPlan;
 }
 
 export interface Member {

@@ -5,13 +5,14 @@ import { ApiError } from "../http/apiError";
 import { extensionVersions, upgradeExtension } from "./extensionUpgrade";
 import { UpgradeStore } from "./upgradeStore";
 import { requireProject } from "../http/access";
-import { ok, type ApiArea, type Call } from "../http/operation";
+import { ok, type ApiArea, type Caller } from "../http/operation";
+import { postgresEngine } from "../projects/shapes";
 import type { ProjectRecord } from "../tenants/projectStore";
 
 const majorUpgradeRefusal = (current: string, target: string) =>
   `A PostgreSQL major upgrade (${current} → ${target}) is not available here: it replaces the PostgreSQL binaries and data directory of the whole server (pg_upgrade or a dump and restore), which its operator does; this API upgrades the project's pg_graphql extension (target_version "${current}")`;
 
-function versionsOf(call: Call, project: ProjectRecord) {
+function versionsOf(call: Caller, project: ProjectRecord) {
   return extensionVersions(call.services.door.server(project.server), project.database_name, call.services.servers.get(project.server).version);
 }
 
@@ -23,11 +24,11 @@ export const upgradeArea: ApiArea = {
     return ok({
       eligible,
       current_app_version: `postgres-${versions.postgresMajor}/pg_graphql-${versions.installed ?? "none"}`,
-      current_app_version_release_channel: "ga",
+      current_app_version_release_channel: "ga" as const,
       latest_app_version: `postgres-${versions.postgresMajor}/pg_graphql-${versions.available ?? "none"}`,
       // Only the extension can be upgraded: the target is the same PostgreSQL major version.
       target_upgrade_versions: eligible
-        ? [{ postgres_version: versions.postgresMajor, release_channel: "ga", app_version: `postgres-${versions.postgresMajor}/pg_graphql-${versions.available}` }]
+        ? [{ postgres_version: postgresEngine(versions.postgresMajor), release_channel: "ga" as const, app_version: `postgres-${versions.postgresMajor}/pg_graphql-${versions.available}` }]
         : [],
       duration_estimate_hours: 0,
       legacy_auth_custom_roles: [],
@@ -42,7 +43,7 @@ export const upgradeArea: ApiArea = {
   "v1-upgrade-postgres-version": async (call) => {
     const project = await requireProject(call);
     if (project.status !== "ACTIVE_HEALTHY") throw new ApiError(400, `The project is ${project.status === "INACTIVE" ? "paused" : project.status}: restore it first`);
-    const { target_version: target } = call.body as { target_version: string };
+    const { target_version: target } = call.body;
     const versions = await versionsOf(call, project);
     if (target !== versions.postgresMajor) throw new ApiError(400, majorUpgradeRefusal(versions.postgresMajor, target));
     if (versions.installed === undefined || versions.available === undefined) {
@@ -61,7 +62,7 @@ export const upgradeArea: ApiArea = {
 
   "v1-get-postgres-upgrade-status": async (call) => {
     const project = await requireProject(call);
-    const trackingId = call.query["tracking_id"] as string | undefined;
+    const trackingId = call.query.tracking_id;
     const row = await new UpgradeStore(call.services.platform).find(project.ref, trackingId);
     if (!row && trackingId !== undefined) throw new ApiError(404, `No upgrade with tracking id ${trackingId} for this project`);
     return ok({

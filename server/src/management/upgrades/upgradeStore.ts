@@ -1,13 +1,18 @@
 // Upgrade stage (Management API): the platform's upgrade rows → typed upgrades (started,
 // finished or failed, and the latest of a project or the one a tracking id names).
+import type { components } from "../openapi/managementApi.generated";
 import type { Sql } from "../platform/sql";
+
+/** An upgrade's status as the Management API document describes it. */
+type UpgradeStatus = NonNullable<components["schemas"]["DatabaseUpgradeStatusResponse"]["databaseUpgradeStatus"]>;
 
 export interface UpgradeRow {
   tracking_id: string;
   target_version: string;
   status: number;
-  progress: string;
-  error: string | null;
+  progress: NonNullable<UpgradeStatus["progress"]>;
+  /** The document's failure code; what failed is in `error_detail`. */
+  error: NonNullable<UpgradeStatus["error"]> | null;
   error_detail: string | null;
   initiated_at: string;
   latest_status_at: string;
