@@ -1,38 +1,38 @@
-// HTTP stage: a server configuration → a Fastify app serving POST/GET /graphql/v1, GraphiQL and
-// /health. Each GraphQL request becomes exactly one statement on the database.
+// HTTP stage: a server configuration → the single database's data API: its databases (primary and
+// read replicas) and keys, opened before the server starts, and the encapsulated plugin serving
+// POST/GET /graphql/v1, GraphiQL and /health over them. Each GraphQL request becomes exactly one
+// statement on the database.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import Fastify, { type FastifyInstance } from "fastify";
-import cors from "@fastify/cors";
+import type { FastifyInstance } from "fastify";
 import type { ServerConfig } from "./config";
 import type { Database } from "./database";
 import { graphiqlPage } from "./graphiqlPage";
 import { endpointPath, graphqlRoutes } from "./graphqlRoutes";
 import { healthRoutes } from "./health";
 import { fail } from "./httpErrors";
-import { authenticator } from "./identity";
+import { authenticator, type Authenticator } from "./identity";
 import { Keyring, type ApiKeys } from "./keys";
-import { drainingClose } from "./drain";
-import { echoRequestId, loggerOptions, requestId } from "./logging";
-import { metricsRoute, watchPool } from "./metrics";
+import { watchPool } from "./metrics";
 import { connectRouter, type ReplicaRouter } from "./replicas";
 
-export interface AppOptions {
+export interface DataApi {
   config: ServerConfig;
-  /** Folder holding the bundled graphiql.js and graphiql.css. */
-  assetsDir: string;
-}
-
-export interface App {
-  config: ServerConfig;
-  fastify: FastifyInstance;
   /** The primary. */
   database: Database;
   /** The primary and read replicas, by operation. */
   router: ReplicaRouter;
   keys: ApiKeys;
-  /** Stops accepting requests, lets in-flight ones finish, then closes the pool. */
-  close(): Promise<void>;
+  /** The API keys, user token verifiers and roles requests are identified with. */
+  auth: Authenticator;
+  /** Closes the pools (the plugin does when the server closes). */
+  end(): Promise<void>;
+}
+
+export interface DataApiPluginOptions {
+  dataApi: DataApi;
+  /** Folder holding the bundled graphiql.js and graphiql.css. */
+  assetsDir: string;
 }
 
 export { endpointPath };
@@ -47,62 +47,50 @@ query {
 }
 `;
 
-/** The configured proxies as Fastify takes them (a hop count as the function of its hops). */
-export function trustProxyOption(trust: ServerConfig["trustProxy"]): boolean | string[] | ((address: string, hop: number) => boolean) {
-  return typeof trust === "number" ? (_address, hop) => hop < trust : trust;
-}
-
-export async function buildApp(options: AppOptions): Promise<App> {
-  const { config } = options;
+/** Opens the pools and reads the keys; `end` closes them. */
+export async function openDataApi(config: ServerConfig): Promise<DataApi> {
   const keyring = new Keyring(config.jwtSecret);
   const keys = await keyring.apiKeys();
+  const auth = await authenticator(config, keyring);
   const router = connectRouter(config);
   const database = router.primary;
   await router.start();
   const unwatch = router.databases().map((d, i) => watchPool(d.pool, i === 0 ? "primary" : "replica"));
-  const fastify = Fastify({
-    logger: loggerOptions(config.logLevel),
-    genReqId: requestId,
-    bodyLimit: config.bodyLimit,
-    trustProxy: trustProxyOption(config.trustProxy),
-    return503OnClosing: true,
-    forceCloseConnections: "idle",
-  });
+  let ended: Promise<void> | undefined;
+  return {
+    config,
+    database,
+    router,
+    keys,
+    auth,
+    end() {
+      ended ??= (async () => {
+        for (const stop of unwatch) stop();
+        await Promise.all([database.end(), router.end()]);
+      })();
+      return ended;
+    },
+  };
+}
 
-  fastify.addHook("onRequest", echoRequestId);
-  const closeFastify = drainingClose(fastify);
+/** The data API's routes; its pools close when the server does, after the last request. */
+export async function dataApiPlugin(scope: FastifyInstance, options: DataApiPluginOptions): Promise<void> {
+  const { dataApi, assetsDir } = options;
+  const { config, router, database, auth } = dataApi;
+  scope.addHook("onClose", () => dataApi.end());
+  await scope.register(graphqlRoutes, { config, router, auth });
 
-  await fastify.register(cors, {
-    origin: config.corsOrigins === "*" ? "*" : config.corsOrigins,
-    methods: ["GET", "POST", "OPTIONS"],
-    allowedHeaders: ["apikey", "authorization", "content-type", "x-client-info"],
-    maxAge: 600,
-  });
-
-  fastify.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-    const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status >= 500) {
-      request.log.error({ err: error }, "request failed");
-      return fail(reply, status, "Internal server error");
-    }
-    return fail(reply, status, error.message);
-  });
-  fastify.setNotFoundHandler((request, reply) => fail(reply, 404, `Not found: ${request.method} ${request.url.split("?")[0]}`));
-
-  const auth = await authenticator(config, keyring);
-  await fastify.register(graphqlRoutes, { config, router, auth });
-
-  fastify.get(graphiqlPath, (_request, reply) =>
+  scope.get(graphiqlPath, (_request, reply) =>
     reply.type("text/html; charset=utf-8").send(
-      graphiqlPage({ endpoint: endpointPath, apiKey: keys.anon, assetsPath: `${graphiqlPath}/assets`, defaultQuery }),
+      graphiqlPage({ endpoint: endpointPath, apiKey: dataApi.keys.anon, assetsPath: `${graphiqlPath}/assets`, defaultQuery }),
     ),
   );
-  fastify.get<{ Params: { file: string } }>(`${graphiqlPath}/assets/:file`, async (request, reply) => {
+  scope.get<{ Params: { file: string } }>(`${graphiqlPath}/assets/:file`, async (request, reply) => {
     const type = assetFiles[request.params.file];
     if (type === undefined) return fail(reply, 404, `Not found: ${request.url}`);
     let content: Buffer;
     try {
-      content = await readFile(join(options.assetsDir, request.params.file));
+      content = await readFile(join(assetsDir, request.params.file));
     } catch {
       return fail(reply, 404, "GraphiQL assets are missing: build them with `node server/build.mjs`");
     }
@@ -110,31 +98,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   // Browsers ask for an icon on every page; answering "no content" keeps their consoles clean.
-  fastify.get("/favicon.ico", (_request, reply) => reply.code(204).send());
+  scope.get("/favicon.ico", (_request, reply) => reply.code(204).send());
 
-  await fastify.register(healthRoutes, { database });
-  await fastify.register(metricsRoute);
-
-  let closing: Promise<void> | undefined;
-  // Answers sent while closing end their keep-alive connection, so the close need not wait for
-  // idle clients to time out.
-  fastify.addHook("onSend", (_request, reply, payload, done) => {
-    if (closing) reply.header("connection", "close");
-    done(null, payload);
-  });
-  return {
-    config,
-    fastify,
-    database,
-    router,
-    keys,
-    close() {
-      // A signal and an owner may both ask; the pool must be ended once, after the last request.
-      closing ??= closeFastify().then(async () => {
-        for (const stop of unwatch) stop();
-        await Promise.all([database.end(), router.end()]);
-      });
-      return closing;
-    },
-  };
+  await scope.register(healthRoutes, { database });
 }
