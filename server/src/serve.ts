@@ -4,7 +4,7 @@
 import cluster from "node:cluster";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
-import { dataApiPlugin, openDataApi, type DataApi } from "./app";
+import { dataApiPlugin, openDataApi, type DataApi } from "./dataApi";
 import type { ServerConfig } from "./config";
 import { createHttpServer } from "./http/createHttpServer";
 import { dataApiSettings, registerManagement } from "./management/plugin";

@@ -1,6 +1,6 @@
 // Server lifecycle: what a server serves and its base URL → the banner it prints once it listens
 // (one `name: value` line per address or key; the tests and operators read it).
-import { endpointPath, graphiqlPath } from "../app";
+import { endpointPath, graphiqlPath } from "../dataApi";
 import type { ManagementConfig } from "../management/managementConfig";
 import { projectPathPrefix } from "../management/dataApi/projectGraphql";
 import { dashboardPath } from "../dashboard/dashboardRoute";
