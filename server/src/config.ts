@@ -1,16 +1,15 @@
-// CLI stage: command-line flags and environment variables → a typed server configuration.
-// Flags win over environment variables, which win over defaults.
+// CLI stage: command-line flags and environment variables → a typed server configuration, with
+// the platform's settings when a platform database is given. Flags win over environment
+// variables, which win over defaults.
 import { parseArgs } from "node:util";
 import {
   managementOptions,
   managementUsage,
-  parseManagementConfig,
-  parseTokenCommand,
-  parseOAuthAppCommand,
   type OAuthAppCommand,
   type ManagementConfig,
   type TokenCommand,
 } from "./management/managementConfig";
+import { defaultSecretsKeyFile } from "./management/secrets/secretsKeyFile";
 import { invariant } from "../../src/util/invariant";
 
 export interface ServerConfig {
@@ -86,6 +85,10 @@ export interface JwtCommand {
 }
 
 export class ConfigError extends Error {}
+
+function raise(message: string): never {
+  throw new ConfigError(message);
+}
 
 const options = {
   "database-url": { type: "string" },
@@ -168,6 +171,22 @@ function integer(name: string, text: string, min: number): number {
   return Number(text);
 }
 
+/** A whole number, refused with `${name} must be ${what}`. */
+function whole(name: string, what: string, text: string, accept: (n: number) => boolean = () => true): number {
+  if (!/^\d+$/.test(text) || !accept(Number(text))) throw new ConfigError(`${name} must be ${what}, got "${text}"`);
+  return Number(text);
+}
+
+function oneOf<T extends string>(name: string, text: string, choices: readonly [T, T]): T {
+  if (!(choices as readonly string[]).includes(text)) throw new ConfigError(`${name} must be ${choices[0]} or ${choices[1]}, got "${text}"`);
+  return text as T;
+}
+
+/** `parse` of the text when there is one. */
+function optional<T>(text: string | undefined, parse: (text: string) => T): T | undefined {
+  return text === undefined ? undefined : parse(text);
+}
+
 function list(text: string): string[] {
   return text.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
 }
@@ -190,9 +209,7 @@ function trustProxy(text: string | undefined): false | string[] | number {
 function operations(pick: Pick, preparedStatements: string | undefined) {
   const number = (flag: keyof typeof options, variable: string, fallback: number, min: number) =>
     integer(flag, pick(flag, variable) ?? String(fallback), min);
-  if (preparedStatements !== undefined && !["on", "off"].includes(preparedStatements)) {
-    throw new ConfigError(`PREPARED_STATEMENTS must be on or off, got "${preparedStatements}"`);
-  }
+  if (preparedStatements !== undefined) oneOf("PREPARED_STATEMENTS", preparedStatements, ["on", "off"]);
   return {
     statementTimeoutMs: number("statement-timeout", "STATEMENT_TIMEOUT_MS", 8000, 0),
     limits: {
@@ -254,10 +271,7 @@ export function parseCommand(argv: string[], env: Env): Command {
     logLevel: pick("log-level", "LOG_LEVEL") ?? "info",
     ...operations(pick, values["no-prepared-statements"] === true ? "off" : env.PREPARED_STATEMENTS),
   };
-  const fail = (message: string): never => {
-    throw new ConfigError(message);
-  };
-  const management = parseManagementConfig(pick, fail);
+  const management = platformSettings(pick);
 
   switch (name) {
     case "start":
@@ -273,9 +287,9 @@ export function parseCommand(argv: string[], env: Env): Command {
       return { kind: "demo", config: { ...common, logLevel: pick("log-level", "LOG_LEVEL") ?? "warn", jwtSecret } };
     case "token":
       if (!management) throw new ConfigError("a platform database URL is needed (--platform-database-url or PLATFORM_DATABASE_URL)");
-      return { kind: "token", platformDatabaseUrl: management.platformDatabaseUrl, command: parseTokenCommand(positionals, pick, fail) };
+      return { kind: "token", platformDatabaseUrl: management.platformDatabaseUrl, command: tokenCommand(positionals, pick) };
     case "jwt": {
-      const sub = pick("sub", "") ?? fail("jwt needs --sub (the user's id, e.g. a UUID)");
+      const sub = pick("sub", "") ?? raise("jwt needs --sub (the user's id, e.g. a UUID)");
       const role = pick("role", "") ?? "authenticated";
       const expiresInSeconds = integer("expires-in", pick("expires-in", "") ?? "3600", 1);
       const ref = pick("project", "");
@@ -289,9 +303,94 @@ export function parseCommand(argv: string[], env: Env): Command {
     case "oauth-app": {
       if (!management) throw new ConfigError("a platform database URL is needed (--platform-database-url or PLATFORM_DATABASE_URL)");
       const pickAll = (flag: "redirect-uri") => (values[flag] as string[] | undefined) ?? [];
-      return { kind: "oauth-app", platformDatabaseUrl: management.platformDatabaseUrl, command: parseOAuthAppCommand(positionals, pick, pickAll, fail) };
+      return { kind: "oauth-app", platformDatabaseUrl: management.platformDatabaseUrl, command: oauthAppCommand(positionals, pick, pickAll) };
     }
     default:
       throw new ConfigError(`unknown command "${name}"`);
   }
+}
+
+/** The platform settings, or undefined when no platform database is configured. */
+function platformSettings(pick: Pick): ManagementConfig | undefined {
+  const platformDatabaseUrl = pick("platform-database-url", "PLATFORM_DATABASE_URL");
+  if (!platformDatabaseUrl) return undefined;
+  const servers = list(pick("project-servers", "PROJECT_SERVERS") ?? "");
+  const rateLimit = integer("rate limit", pick("rate-limit", "MGMT_RATE_LIMIT") ?? "60", 1);
+  const routerPort = optional(pick("database-router-port", "DATABASE_ROUTER_PORT"), (text) =>
+    whole("database router port", "an integer from 0 to 65535", text, (n) => n <= 65535),
+  );
+  const keyText = pick("secrets-key", "SECRETS_KEY");
+  if (keyText !== undefined && !/^[0-9a-fA-F]{64}$/.test(keyText)) throw new ConfigError("secrets key must be 64 hex digits (32 bytes)");
+  const keyFile = pick("secrets-key-file", "SECRETS_KEY_FILE");
+  if (keyFile !== undefined && keyFile.trim() === "") throw new ConfigError("secrets key file must be a path");
+  const banAfterFailures = optional(pick("ban-after-failures", "MGMT_BAN_AFTER_FAILURES"), (text) => whole("ban after failures", "a whole number", text));
+  const quotaMb = optional(pick("disk-quota-mb", "MGMT_DISK_QUOTA_MB"), (text) =>
+    whole("disk quota", "a number of megabytes of at least 1", text, (n) => n >= 1),
+  );
+  const count = (flag: "tenant-connection-limit" | "router-project-sessions" | "router-sessions" | "data-api-connections" | "server-instances", variable: string) =>
+    optional(pick(flag, variable), (text) => integer(flag.replace(/-/g, " "), text, 1));
+  const tenantConnectionLimit = count("tenant-connection-limit", "MGMT_TENANT_CONNECTION_LIMIT");
+  const routerProjectSessions = count("router-project-sessions", "MGMT_ROUTER_PROJECT_SESSIONS");
+  const routerSessions = count("router-sessions", "MGMT_ROUTER_SESSIONS");
+  const dataApiConnections = count("data-api-connections", "MGMT_DATA_API_CONNECTIONS");
+  const serverInstances = count("server-instances", "MGMT_SERVER_INSTANCES");
+  const poolIdleTimeoutMs = optional(pick("pool-idle-timeout", "MGMT_POOL_IDLE_TIMEOUT_MS"), (text) =>
+    whole("pool idle timeout", "a whole number of milliseconds", text),
+  );
+  const requestLogs = oneOf("request logs", pick("request-logs", "MGMT_REQUEST_LOGS") ?? "on", ["on", "off"]);
+  const tenantUrls = oneOf("tenant URLs", pick("tenant-urls", "MGMT_TENANT_URLS") ?? "public", ["public", "local"]);
+  return {
+    platformDatabaseUrl,
+    projectServers: servers.length > 0 ? servers : [platformDatabaseUrl],
+    rateLimit,
+    now: Date.now,
+    ...(routerPort !== undefined ? { databaseRouterPort: routerPort } : {}),
+    ...(keyText !== undefined ? { secretsKey: Buffer.from(keyText, "hex") } : { secretsKeyFile: keyFile ?? defaultSecretsKeyFile() }),
+    ...(quotaMb !== undefined ? { diskQuotaBytes: quotaMb * 1024 * 1024 } : {}),
+    ...(banAfterFailures !== undefined ? { banAfterFailures } : {}),
+    requestLogs: requestLogs === "on",
+    ...(tenantConnectionLimit !== undefined ? { tenantConnectionLimit } : {}),
+    ...(routerProjectSessions !== undefined ? { routerProjectSessions } : {}),
+    ...(routerSessions !== undefined ? { routerSessions } : {}),
+    ...(dataApiConnections !== undefined ? { dataApiConnections } : {}),
+    ...(serverInstances !== undefined ? { serverInstances } : {}),
+    ...(poolIdleTimeoutMs !== undefined ? { poolIdleTimeoutMs } : {}),
+    tenantUrls: { access: tenantUrls },
+  };
+}
+
+function tokenCommand(positionals: string[], pick: Pick): TokenCommand {
+  const action = positionals[1];
+  if (positionals.length > 2) throw new ConfigError(`unexpected argument "${positionals[2]}"`);
+  const required = (flag: "email" | "id") => {
+    const value = pick(flag, "");
+    if (!value) throw new ConfigError(`token ${action} needs --${flag}`);
+    return value;
+  };
+  switch (action) {
+    case "create":
+      return { kind: "create", email: required("email"), name: pick("name", "") ?? "cli" };
+    case "list":
+      return { kind: "list", email: required("email") };
+    case "revoke":
+      return { kind: "revoke", id: required("id") };
+    default:
+      throw new ConfigError(`unknown token command "${action ?? ""}": use create, list or revoke`);
+  }
+}
+
+function oauthAppCommand(positionals: string[], pick: Pick, pickAll: (flag: "redirect-uri") => string[]): OAuthAppCommand {
+  const action = positionals[1];
+  if (action !== "create") throw new ConfigError(`unknown oauth-app command "${action ?? ""}": use create`);
+  if (positionals.length > 2) throw new ConfigError(`unexpected argument "${positionals[2]}"`);
+  const required = (flag: "org" | "name") => pick(flag, "") ?? raise(`oauth-app create needs --${flag}`);
+  const organizationSlug = required("org");
+  const name = required("name");
+  const redirectUris = pickAll("redirect-uri");
+  if (redirectUris.length === 0) throw new ConfigError("oauth-app create needs --redirect-uri");
+  for (const uri of redirectUris) {
+    if (!URL.canParse(uri) || new URL(uri).hash !== "") throw new ConfigError(`redirect URI must be an absolute URL without a fragment, got "${uri}"`);
+  }
+  const scopes = list(pick("scopes", "") ?? "");
+  return { kind: "create", organizationSlug, name, redirectUris, scopes };
 }

@@ -10,7 +10,7 @@ const SRC = resolve(__dirname);
 const MANAGEMENT = join(SRC, "management");
 
 /** Files of server/src that build the process out of the data API and the Management API. */
-const COMPOSITION_ROOT = ["main.ts", "serve.ts", "config.ts", "jwtCommand.ts", "demo/runDemo.ts"];
+const COMPOSITION_ROOT = ["main.ts", "serve.ts", "config.ts", "jwtCommand.ts", "demo/runDemo.ts", "http/banner.ts"];
 
 /** The Management API's kernel, lowest first: each folder imports only the ones before it. */
 const KERNEL = ["errors", "platform", "door", "outbound", "openapi", "users", "servers", "tenants", "http"];

@@ -2,14 +2,15 @@
 import cluster from "node:cluster";
 import { ConfigError, parseCommand, usage } from "./config";
 import { runDemo } from "./demo/runDemo";
-import { banner, onShutdown, serve } from "./serve";
+import { onShutdown, serve } from "./serve";
+import { bannerOf } from "./http/banner";
 import { applySetup } from "./setup";
 import { runTokenCommand } from "./management/cli/tokenCommand";
 import { runOAuthAppCommand } from "./management/cli/oauthAppCommand";
 import { runJwtCommand } from "./jwtCommand";
-import { platformBanner, servePlatform } from "./management/servePlatform";
+import { servePlatform } from "./management/servePlatform";
 import { loadOrCreateSecretsKey } from "./management/secrets/secretsKeyFile";
-import { reportReady, serverBanner, superviseWorkers } from "./workers";
+import { reportReady, superviseWorkers } from "./workers";
 import { unreachable } from "../../src/util/invariant";
 
 async function main(): Promise<void> {
@@ -23,12 +24,11 @@ async function main(): Promise<void> {
       process.stdout.write(`setup done: roles anon, authenticated, service_role, authenticator; auth helpers; grants\n${preload}\n`);
       return;
     case "start": {
-      if (command.config.workers > 1 && cluster.isPrimary) return superviseWorkers(command.config, serverBanner(command.config));
+      if (command.config.workers > 1 && cluster.isPrimary) return superviseWorkers(command.config, bannerOf(command.config));
       const running = await serve(command.config);
       onShutdown(() => running.app.close());
       if (cluster.isWorker) return reportReady(running.baseUrl, running.warnings);
-      const management: Array<[string, string]> = command.config.management ? [["Management API", `${running.baseUrl}/v1`]] : [];
-      process.stdout.write(`pg_graphql server is running\n${banner(running, management)}\n`);
+      process.stdout.write(`pg_graphql server is running\n${await bannerOf(command.config)(running.baseUrl)}\n`);
       for (const warning of running.warnings) process.stderr.write(`\n*** WARNING: ${warning}\n`);
       return;
     }
@@ -41,12 +41,12 @@ async function main(): Promise<void> {
         // The primary makes the secrets key file, so workers starting together only read it.
         const { secretsKey, secretsKeyFile } = command.config.management;
         if (!secretsKey && secretsKeyFile) loadOrCreateSecretsKey(secretsKeyFile);
-        return superviseWorkers(command.config, async (baseUrl) => platformBanner({ baseUrl, keyFile: command.config.management.secretsKeyFile }), "pg_graphql platform");
+        return superviseWorkers(command.config, bannerOf(command.config), "pg_graphql platform");
       }
       const running = await servePlatform(command.config);
       onShutdown(() => running.close());
       if (cluster.isWorker) return reportReady(running.baseUrl, []);
-      process.stdout.write(`pg_graphql platform is running\n${platformBanner({ baseUrl: running.baseUrl, keyFile: running.services.config.secretsKeyFile })}\n`);
+      process.stdout.write(`pg_graphql platform is running\n${await bannerOf(command.config)(running.baseUrl)}\n`);
       return;
     }
     case "token":

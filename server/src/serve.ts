@@ -1,17 +1,24 @@
-// Server lifecycle: a configuration → a listening app, its public addresses and keys, and a
-// graceful stop on SIGINT/SIGTERM (in-flight requests finish, then the pool closes).
+// Server lifecycle: a configuration → a listening server for the single database (and, with a
+// platform database, the Management API beside it), its public addresses and keys, and a
+// graceful stop on SIGINT/SIGTERM (in-flight requests finish, then the pools close).
 import cluster from "node:cluster";
 import { fileURLToPath } from "node:url";
-import type { AddressInfo } from "node:net";
-import { buildApp, endpointPath, graphiqlPath, type App } from "./app";
+import type { FastifyInstance } from "fastify";
+import { dataApiPlugin, openDataApi, type DataApi } from "./dataApi";
 import type { ServerConfig } from "./config";
-import type { ApiKeys } from "./keys";
+import { createHttpServer } from "./http/createHttpServer";
 import { dataApiSettings, registerManagement } from "./management/plugin";
 import { dashboardRoute } from "./dashboard/dashboardRoute";
 import { checkExtraRoles, startupWarnings } from "./startupChecks";
 
 // Both the source file and the bundle in dist/ sit one folder below server/.
 export const defaultAssetsDir = fileURLToPath(new URL("../dist/graphiql/", import.meta.url));
+
+export interface App extends Pick<DataApi, "config" | "database" | "router" | "keys"> {
+  fastify: FastifyInstance;
+  /** Stops accepting requests, lets in-flight ones finish, then closes the pools. */
+  close(): Promise<void>;
+}
 
 export interface Running {
   app: App;
@@ -21,51 +28,34 @@ export interface Running {
 }
 
 export async function serve(config: ServerConfig, assetsDir = defaultAssetsDir): Promise<Running> {
-  const app = await buildApp({ config, assetsDir });
+  const dataApi = await openDataApi(config);
+  const server = createHttpServer(config);
+  const { fastify } = server;
+  let baseUrl: string;
   try {
-    await checkExtraRoles(app.database, config.extraRoles);
+    await checkExtraRoles(dataApi.database, config.extraRoles);
+    await fastify.register(dataApiPlugin, { dataApi, assetsDir });
+    if (config.management) {
+      await registerManagement(fastify, { config: config.management, dataApi: dataApiSettings({ ...config, management: config.management }), processes: config.workers });
+      await fastify.register(dashboardRoute, {});
+    }
+    baseUrl = await server.listen();
   } catch (e) {
-    await app.close();
+    try {
+      await server.close();
+    } finally {
+      await dataApi.end();
+    }
     throw e;
   }
-  if (config.management) {
-    try {
-      await registerManagement(app.fastify, { config: config.management, dataApi: dataApiSettings({ ...config, management: config.management }), processes: config.workers });
-      await app.fastify.register(dashboardRoute, {});
-    } catch (e) {
-      await app.close();
-      throw e;
-    }
-  }
-  await app.fastify.listen({ host: config.host, port: config.port });
-  app.fastify.log.info(
+  fastify.log.info(
     { schemas: config.schemas, poolSize: config.poolSize, bodyLimit: config.bodyLimit, corsOrigins: config.corsOrigins },
     "serving /graphql/v1",
   );
-  const warnings = await startupWarnings(app.database);
-  for (const warning of warnings) app.fastify.log.warn(warning);
-  const address = app.fastify.server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  return { app, baseUrl: `http://${host}:${address.port}`, warnings };
-}
-
-export function banner(running: { baseUrl: string; app: { keys: ApiKeys } }, extra: Array<[string, string]> = []): string {
-  const rows: Array<[string, string]> = [
-    ["GraphQL URL", `${running.baseUrl}${endpointPath}`],
-    ["GraphiQL", `${running.baseUrl}${graphiqlPath}`],
-    ["Health", `${running.baseUrl}/health`],
-    ["Metrics", `${running.baseUrl}/metrics`],
-    ["anon key", running.app.keys.anon],
-    ["service_role key", running.app.keys.serviceRole],
-    ...extra,
-  ];
-  return aligned(rows);
-}
-
-/** `name: value` lines with the names right-aligned. */
-export function aligned(rows: Array<[string, string]>): string {
-  const width = Math.max(...rows.map(([k]) => k.length));
-  return rows.map(([k, v]) => `${k.padStart(width)}: ${v}`).join("\n");
+  const warnings = await startupWarnings(dataApi.database);
+  for (const warning of warnings) fastify.log.warn(warning);
+  const { database, router, keys } = dataApi;
+  return { app: { config, fastify, database, router, keys, close: server.close }, baseUrl, warnings };
 }
 
 /** Calls `stop` once on the first SIGINT or SIGTERM (SIGTERM only in a cluster worker: its

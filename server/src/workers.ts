@@ -3,14 +3,7 @@
 // worker that dies, aggregates their metrics, and on SIGTERM/SIGINT lets each worker drain.
 import cluster, { type Worker } from "node:cluster";
 import type { ServerConfig } from "./config";
-import { Keyring } from "./keys";
 import { answerClusterMetrics, serveClusterMetrics } from "./metrics";
-import { banner } from "./serve";
-
-/** The single-database server's banner, with the API keys of its secret. */
-export function serverBanner(config: Pick<ServerConfig, "jwtSecret">): (baseUrl: string) => Promise<string> {
-  return async (baseUrl) => banner({ baseUrl, app: { keys: await new Keyring(config.jwtSecret).apiKeys() } });
-}
 
 const readyMessage = "pg_graphql:ready";
 

@@ -5,7 +5,8 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import pg from "pg";
 import type { ServerConfig } from "../config";
-import { aligned, banner, onShutdown, serve, type Running } from "../serve";
+import { onShutdown, serve, type Running } from "../serve";
+import { aligned, banner } from "../http/banner";
 import { applySetup, asAuthenticator, demoUser } from "../setup";
 import { signUserToken } from "../userToken";
 import { clusterUrl, removeCluster, startCluster, type Cluster } from "./cluster";
@@ -96,7 +97,7 @@ export function demoBanner(demo: Pick<Demo, "running" | "adminUrl" | "jwtSecret"
     "pg_graphql demo is running (Ctrl-C stops it and removes the database)",
     "",
     "The demo database: a blog (account, blog, blog_post) with row level security",
-    banner(demo.running, [
+    banner(demo.running.baseUrl, { keys: demo.running.app.keys }, [
       ["user JWT", demo.userJwt],
       ["JWT secret", demo.jwtSecret],
       ["Database URL", demo.adminUrl],

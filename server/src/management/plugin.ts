@@ -28,8 +28,6 @@ export interface ManagementPluginOptions {
   checkpoint?: (step: ProvisionStep, ref: string) => Promise<void>;
   /** Server processes sharing the port (each holds its own data API pools). */
   processes?: number;
-  /** Receives the opened services (tests and the token command reach the platform through them). */
-  onServices?: (services: Services) => void;
 }
 
 /** Opens the services (with start-up retries), then registers the plugin that serves them; the
@@ -79,7 +77,6 @@ async function managementPlugin(fastify: FastifyInstance, options: ManagementPlu
     stopBranchPurges();
     return services.close();
   });
-  options.onServices?.(services);
   if (options.config.requestLogs !== false) registerRequestLog(fastify, services.logWriter);
   await registerFunctionUploads(fastify);
   await fastify.register(oauthRoutes, { services });

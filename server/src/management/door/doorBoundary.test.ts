@@ -20,7 +20,7 @@ const files = sources(root).map((path) => ({ path: relative(root, path), text: r
 
 /** Files (relative to server/src) where a pattern may appear, and why. */
 const allowed: Array<{ pattern: RegExp; files: RegExp; why: string }> = [
-  { pattern: /\.projectServers\b|projectServers:/, files: /^(management\/managementConfig|management\/services|demo\/runDemo)\.ts$/, why: "the superuser URLs go from the configuration to the door only" },
+  { pattern: /\.projectServers\b|projectServers:/, files: /^(config|management\/managementConfig|management\/services|demo\/runDemo)\.ts$/, why: "the superuser URLs go from the configuration to the door only" },
   { pattern: /pinnedSession"/, files: /^management\/door\//, why: "superuser sessions are opened by the door alone" },
   { pattern: /\bwithDatabase\(/, files: /^management\/(door\/|platform\/(migrate|connectionUrl)\.ts|logs\/logsDatabase\.ts|servers\/projectServers\.ts)/, why: "another database on a server is reached through the door, or as a login" },
   { pattern: /"pg_(dump|restore)"/, files: /^management\/backups\/logicalDump\.ts$/, why: "dumps and restores run as a project's own logins" },
