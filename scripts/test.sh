@@ -6,6 +6,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pg_config=${PG_CONFIG:-pg_config}
+# The whole run type-checks first: the Management API's handlers against the document's schemas
+# (the generated operation types), the rest of the tree and the dashboard's browser code.
+if [ $# -eq 0 ]; then
+  echo "test: type check"
+  npm run -s typecheck
+fi
 installed=$(scripts/plv8-installed.sh "$("$pg_config" --sharedir)/extension")
 if [ "${installed%% *}" != other ]; then exec npx vitest run "$@"; fi
 tree=$(mktemp -d -t pg_graphql-tree.XXXXXX)

@@ -82,7 +82,6 @@ export async function dashboardRoute(fastify: FastifyInstance, options: Dashboar
     dotfiles: "deny",
     // A server built without the dashboard answers its page with 503 and the build command
     // above; a start-up warning about the missing folder would say less, in every process.
-    suppressWarning: true,
     // Chunk names carry their content's hash; the entry's names do not, so they are revalidated.
     cacheControl: false,
     setHeaders: (reply, path) => {
