@@ -30,6 +30,7 @@ import { RateLimitStore } from "./users/rateLimitStore";
 import { SecretCipher } from "./secrets/secretCipher";
 import { SecretStore } from "./secrets/secretStore";
 import { UserStore } from "./users/userStore";
+import { platformStores, type PlatformStores } from "./platformStores";
 import { dataApiTuning } from "./dataApi/dataApiTuning";
 import { Backups } from "./backups/backups";
 import { DatabaseOptions } from "./settings/databaseOptions";
@@ -45,6 +46,8 @@ export interface Services {
   config: ManagementConfig;
   platform: SqlPool;
   users: UserStore;
+  /** The platform stores the handlers use, built once. */
+  stores: PlatformStores;
   organizations: OrganizationStore;
   projects: ProjectStore;
   rateLimits: RateLimitStore;
@@ -193,6 +196,7 @@ export async function openServices(config: ManagementConfig, options: ServiceOpt
       config,
       platform,
       users: new UserStore(platform),
+      stores: platformStores(platform),
       organizations: new OrganizationStore(platform),
       projects,
       rateLimits: new RateLimitStore(platform, config.rateLimit, config.now),

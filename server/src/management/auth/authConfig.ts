@@ -15,7 +15,7 @@ export const authConfigArea: ApiArea = {
   },
   "v1-update-auth-service-config": async (call) => {
     const project = await requireProject(call);
-    const stored = await new AuthConfigStore(call.services.platform).merge(project.id, call.body);
+    const stored = await call.services.stores.authConfig.merge(project.id, call.body);
     return ok(authConfigDocument(stored));
   },
 };

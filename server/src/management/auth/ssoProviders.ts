@@ -36,7 +36,7 @@ async function samlProject(call: ProjectCall): Promise<ProjectRecord> {
 }
 
 async function requireProvider(call: CallWith<{ ref: string; provider_id: string }>, project: ProjectRecord): Promise<SsoProviderRecord> {
-  const provider = await new SsoProviderStore(call.services.platform).get(project.id, call.params.provider_id);
+  const provider = await call.services.stores.ssoProviders.get(project.id, call.params.provider_id);
   if (!provider) throw new ApiError(404, `No SSO provider ${call.params.provider_id} in project ${project.ref}`);
   return provider;
 }
@@ -106,7 +106,7 @@ export const ssoProvidersArea: ApiArea = {
   "v1-create-a-sso-provider": async (call) => ok(providerShape(await save(call, await samlProject(call), undefined)), 201),
   "v1-list-all-sso-provider": async (call) => {
     const project = await samlProject(call);
-    return ok({ items: (await new SsoProviderStore(call.services.platform).list(project.id)).map(providerShape) });
+    return ok({ items: (await call.services.stores.ssoProviders.list(project.id)).map(providerShape) });
   },
   "v1-get-a-sso-provider": async (call) => ok(providerShape(await requireProvider(call, await samlProject(call)))),
   "v1-update-a-sso-provider": async (call) => {
@@ -116,7 +116,7 @@ export const ssoProvidersArea: ApiArea = {
   "v1-delete-a-sso-provider": async (call) => {
     const project = await samlProject(call);
     const provider = await requireProvider(call, project);
-    await new SsoProviderStore(call.services.platform).remove(project.id, provider.id);
+    await call.services.stores.ssoProviders.remove(project.id, provider.id);
     return ok(providerShape(provider));
   },
 };

@@ -28,7 +28,7 @@ export function thirdPartyShape(tpa: ThirdPartyAuthRecord) {
 }
 
 async function requireIntegration(call: CallWith<{ ref: string; tpa_id: string }>, project: ProjectRecord): Promise<ThirdPartyAuthRecord> {
-  const tpa = await new ThirdPartyAuthStore(call.services.platform).get(project.id, call.params.tpa_id);
+  const tpa = await call.services.stores.thirdPartyAuth.get(project.id, call.params.tpa_id);
   if (!tpa) throw new ApiError(404, `No third-party auth integration ${call.params.tpa_id} in project ${project.ref}`);
   return tpa;
 }
@@ -47,7 +47,7 @@ async function create(call: Call<"v1-create-project-tpa-integration">) {
   const issuer = checkedTenantUrl("oidc_issuer_url", body.oidc_issuer_url, policy);
   const jwksUrl = body.jwks_url === undefined ? undefined : checkedTenantUrl("jwks_url", body.jwks_url, policy);
   const custom: JSONWebKeySet | null = body.custom_jwks === undefined ? null : await checkedJwks("custom_jwks", body.custom_jwks);
-  await refuseTakenIssuer(new ThirdPartyAuthStore(call.services.platform), project, body.oidc_issuer_url);
+  await refuseTakenIssuer(call.services.stores.thirdPartyAuth, project, body.oidc_issuer_url);
   const resolution: Resolution = custom ? { kind: "resolved", jwks: custom } : await resolveJwks(issuer, jwksUrl, policy);
   const created = await changingKeys(call.services.platform, project.id, async (tx) => {
     const store = new ThirdPartyAuthStore(tx);
@@ -72,7 +72,7 @@ async function retried(call: Caller, project: ProjectRecord, tpa: ThirdPartyAuth
   const policy = call.services.config.tenantUrls ?? publicOnly;
   const resolution = await resolveJwks(new URL(tpa.oidc_issuer_url), tpa.jwks_url === null ? undefined : new URL(tpa.jwks_url), policy);
   if (resolution.kind === "failed") {
-    return (await new ThirdPartyAuthStore(call.services.platform).setResolution(project.id, tpa.id, null, resolution.error)) ?? tpa;
+    return (await call.services.stores.thirdPartyAuth.setResolution(project.id, tpa.id, null, resolution.error)) ?? tpa;
   }
   const updated = await changingKeys(call.services.platform, project.id, (tx) => new ThirdPartyAuthStore(tx).setResolution(project.id, tpa.id, resolution.jwks, null));
   return updated ?? tpa;
@@ -82,7 +82,7 @@ export const thirdPartyAuthArea: ApiArea = {
   "v1-create-project-tpa-integration": create,
   "v1-list-project-tpa-integrations": async (call) => {
     const project = await requireProject(call);
-    return ok((await new ThirdPartyAuthStore(call.services.platform).list(project.id)).map(thirdPartyShape));
+    return ok((await call.services.stores.thirdPartyAuth.list(project.id)).map(thirdPartyShape));
   },
   "v1-get-project-tpa-integration": async (call) => {
     const project = await requireProject(call);

@@ -12,7 +12,7 @@ const jwksPath = "/auth/v1/.well-known/jwks.json";
 async function answer(services: Services, ref: string, reply: FastifyReply) {
   const project = await services.projects.byRef(ref);
   if (!project || project.status === "GOING_DOWN") return fail(reply, 404, `No project with ref ${ref}`);
-  const keys = await new SigningKeyStore(services.platform).list(project.id);
+  const keys = await services.stores.signingKeys.list(project.id);
   const published = keys.filter((k) => k.status !== "revoked" && k.public_jwk !== null).map((k) => k.public_jwk);
   // Verifiers cache the document; a short lifetime lets a rotation reach them soon.
   return reply.header("cache-control", "public, max-age=60").send({ keys: published });

@@ -42,7 +42,7 @@ function hostnameAnswer(ref: string, domains: ProjectDomains, messages: string[]
 
 async function step(call: ProjectCall, from: HostnameStatus[], to: HostnameStatus, refusal: string, check?: (d: ProjectDomains) => Promise<void>) {
   const project = await requireProject(call);
-  const store = new DomainStore(call.services.platform);
+  const store = call.services.stores.domains;
   const current = await store.get(project.ref);
   if (!from.includes(current.hostname_status)) throw new ApiError(400, `${refusal} (the custom hostname is at ${current.hostname_status})`);
   await check?.(current);
@@ -55,14 +55,14 @@ async function step(call: ProjectCall, from: HostnameStatus[], to: HostnameStatu
 export const domainsArea: ApiArea = {
   "v1-get-hostname-config": async (call) => {
     const project = await requireProject(call);
-    return ok(hostnameAnswer(project.ref, await new DomainStore(call.services.platform).get(project.ref)));
+    return ok(hostnameAnswer(project.ref, await call.services.stores.domains.get(project.ref)));
   },
 
   "v1-update-hostname-config": async (call) => {
     const project = await requireProject(call);
     const hostname = call.body.custom_hostname.trim().toLowerCase().replace(/\.$/, "");
     if (!hostnamePattern.test(hostname)) throw new ApiError(400, `"${hostname}" is not a valid hostname (labels of letters, digits and hyphens, and a top-level domain)`);
-    const store = new DomainStore(call.services.platform);
+    const store = call.services.stores.domains;
     const token = randomUUID();
     if (!(await store.moveHostname(project.ref, ["1_not_started", "2_initiated", "3_challenge_verified"], "2_initiated", hostname, token))) {
       throw new ApiError(400, "The project has an active custom hostname: delete it before initializing another");
@@ -83,13 +83,13 @@ export const domainsArea: ApiArea = {
 
   "v1-Delete hostname config": async (call) => {
     const project = await requireProject(call);
-    await new DomainStore(call.services.platform).moveHostname(project.ref, ["1_not_started", "2_initiated", "3_challenge_verified", "5_services_reconfigured"], "1_not_started", null, null);
+    await call.services.stores.domains.moveHostname(project.ref, ["1_not_started", "2_initiated", "3_challenge_verified", "5_services_reconfigured"], "1_not_started", null, null);
     return ok(undefined);
   },
 
   "v1-get-vanity-subdomain-config": async (call) => {
     const project = await requireProject(call);
-    const domains = await new DomainStore(call.services.platform).get(project.ref);
+    const domains = await call.services.stores.domains.get(project.ref);
     if (domains.vanity_subdomain) return ok({ status: "active" as const, custom_domain: domains.vanity_subdomain });
     return ok({ status: domains.hostname_status === "5_services_reconfigured" ? ("custom-domain-used" as const) : ("not-used" as const) });
   },
@@ -97,7 +97,7 @@ export const domainsArea: ApiArea = {
   "v1-check-vanity-subdomain-availability": async (call) => {
     const project = await requireProject(call);
     const wanted = call.body.vanity_subdomain;
-    const available = subdomainPattern.test(wanted) && (await new DomainStore(call.services.platform).subdomainFree(project.ref, wanted));
+    const available = subdomainPattern.test(wanted) && (await call.services.stores.domains.subdomainFree(project.ref, wanted));
     return ok({ available }, 201);
   },
 
@@ -105,7 +105,7 @@ export const domainsArea: ApiArea = {
     const project = await requireProject(call);
     const wanted = call.body.vanity_subdomain;
     if (!subdomainPattern.test(wanted)) throw new ApiError(400, "A vanity subdomain is 1 to 63 lowercase letters, digits and inner hyphens");
-    const store = new DomainStore(call.services.platform);
+    const store = call.services.stores.domains;
     if ((await store.get(project.ref)).hostname_status === "5_services_reconfigured") {
       throw new ApiError(400, "The project uses a custom hostname: delete it before activating a vanity subdomain");
     }
@@ -116,7 +116,7 @@ export const domainsArea: ApiArea = {
 
   "v1-deactivate-vanity-subdomain-config": async (call) => {
     const project = await requireProject(call);
-    await new DomainStore(call.services.platform).setSubdomain(project.ref, null);
+    await call.services.stores.domains.setSubdomain(project.ref, null);
     return ok(undefined);
   },
 };

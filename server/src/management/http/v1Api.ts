@@ -83,7 +83,7 @@ export async function v1Api(fastify: FastifyInstance, options: { services: Servi
   const { services, handlers } = options;
   const document = implementedDocument(new Set(handlers.keys()));
   const users = new WeakMap<FastifyRequest, User>();
-  const oauth: OAuthContext = { store: new OAuthStore(services.platform), scopes: operationScopes(document), grants: new WeakMap() };
+  const oauth: OAuthContext = { store: services.stores.oauth, scopes: operationScopes(document), grants: new WeakMap() };
 
   fastify.setValidatorCompiler(validatorCompiler);
   // Generated clients send `content-type: application/json` on bodiless calls (pause, restore):

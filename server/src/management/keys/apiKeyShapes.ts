@@ -29,7 +29,7 @@ export function apiKeyShape(key: ApiKeyRecord, reveal: boolean): Schema<"ApiKeyR
 
 /** The project's publishable and secret keys, as listed beside its legacy ones. */
 export async function listedApiKeys(call: Caller & { query: { reveal?: boolean } }, project: ProjectRecord) {
-  const keys = await new ApiKeyStore(call.services.platform).list(project.id);
+  const keys = await call.services.stores.apiKeys.list(project.id);
   return keys.map((k) => apiKeyShape(k, call.query.reveal === true));
 }
 

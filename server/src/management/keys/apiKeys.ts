@@ -34,7 +34,7 @@ function noSuchKey(call: KeyCall, project: ProjectRecord): ApiError {
 }
 
 async function requireKey(call: KeyCall, project: ProjectRecord): Promise<ApiKeyRecord> {
-  const key = await new ApiKeyStore(call.services.platform).get(project.id, call.params.id);
+  const key = await call.services.stores.apiKeys.get(project.id, call.params.id);
   if (!key) throw noSuchKey(call, project);
   return key;
 }

@@ -27,7 +27,7 @@ export function signingKeyShape(key: SigningKeyRecord) {
   return { id: key.id, algorithm: key.algorithm, status: key.status, public_jwk: key.public_jwk, created_at: key.created_at, updated_at: key.updated_at };
 }
 
-async function requireKey(call: KeyCall, project: ProjectRecord, store = new SigningKeyStore(call.services.platform)): Promise<SigningKeyRecord> {
+async function requireKey(call: KeyCall, project: ProjectRecord, store = call.services.stores.signingKeys): Promise<SigningKeyRecord> {
   const key = await store.get(project.id, call.params.id);
   if (!key) throw new ApiError(404, `No signing key ${call.params.id} in project ${project.ref}`);
   return key;
@@ -103,7 +103,7 @@ export const signingKeysArea: ApiArea = {
   "v1-create-project-signing-key": create,
   "v1-get-project-signing-keys": async (call) => {
     const project = await requireProject(call);
-    return ok({ keys: (await new SigningKeyStore(call.services.platform).list(project.id)).map(signingKeyShape) });
+    return ok({ keys: (await call.services.stores.signingKeys.list(project.id)).map(signingKeyShape) });
   },
   "v1-get-project-signing-key": async (call) => ok(signingKeyShape(await requireKey(call, await requireProject(call)))),
   "v1-update-project-signing-key": update,
@@ -111,7 +111,7 @@ export const signingKeysArea: ApiArea = {
   "v1-create-legacy-signing-key": registerLegacy,
   "v1-get-legacy-signing-key": async (call) => {
     const project = await requireProject(call);
-    const key = await new SigningKeyStore(call.services.platform).legacy(project.id);
+    const key = await call.services.stores.signingKeys.legacy(project.id);
     if (!key) throw new ApiError(404, "The project's JWT secret is not registered as a signing key");
     return ok(signingKeyShape(key));
   },

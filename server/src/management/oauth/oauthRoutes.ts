@@ -51,7 +51,7 @@ function sendOAuthError(reply: FastifyReply, error: unknown): FastifyReply {
 export async function oauthRoutes(fastify: FastifyInstance, options: { services: Services; settings?: OAuthSettings }): Promise<void> {
   const { services } = options;
   const settings = options.settings ?? defaultOAuthSettings;
-  const store = new OAuthStore(services.platform);
+  const store = services.stores.oauth;
   const server = new OAuth2Server({
     model: oauthModel(store),
     accessTokenLifetime: settings.accessTokenLifetimeSeconds,

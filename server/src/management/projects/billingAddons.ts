@@ -27,7 +27,7 @@ function typeOf(variant: string): AddonType | undefined {
   return (Object.keys(catalogue) as AddonType[]).find((type) => catalogue[type].variants.some((v) => v.id === variant));
 }
 
-const store = (call: Caller) => new ServiceSettingsStore(call.services.platform);
+const store = (call: Caller) => call.services.stores.serviceSettings;
 
 export const billingAddonsArea: ApiArea = {
   "v1-list-project-addons": async (call) => {

@@ -8,21 +8,21 @@ import { ok, type ApiArea } from "../http/operation";
 export const claimTokenArea: ApiArea = {
   "v1-get-project-claim-token": async (call) => {
     const project = await requireProject(call);
-    const token = await new ClaimTokenStore(call.services.platform).get(project.ref);
+    const token = await call.services.stores.claimTokens.get(project.ref);
     if (!token) throw new ApiError(404, "The project has no live claim token: create one");
     return ok(token);
   },
 
   "v1-create-project-claim-token": async (call) => {
     const project = await requireProject(call);
-    const token = await new ClaimTokenStore(call.services.platform).create(project.ref, call.user.id);
+    const token = await call.services.stores.claimTokens.create(project.ref, call.user.id);
     if (!token) throw new ApiError(409, "The project already has a live claim token (shown only when it was created): revoke it before creating another");
     return ok(token);
   },
 
   "v1-delete-project-claim-token": async (call) => {
     const project = await requireProject(call);
-    if (!(await new ClaimTokenStore(call.services.platform).revoke(project.ref))) throw new ApiError(404, "The project has no live claim token to revoke");
+    if (!(await call.services.stores.claimTokens.revoke(project.ref))) throw new ApiError(404, "The project has no live claim token to revoke");
     return ok(undefined, 204);
   },
 };

@@ -37,7 +37,7 @@ function preview(project: ClaimableProject, org: Organization): Schema<"Organiza
 export const projectClaimArea: ApiArea = {
   "v1-get-organization-project-claim": async (call) => {
     const { org, token } = await claimant(call);
-    const project = await new ClaimTokenStore(call.services.platform).claimable(token);
+    const project = await call.services.stores.claimTokens.claimable(token);
     if (!project) throw unknownToken();
     return ok({
       project: { ref: project.ref, name: project.name },

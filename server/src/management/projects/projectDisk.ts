@@ -36,7 +36,7 @@ function refusal(a: DiskAttributes): string | undefined {
   }
 }
 
-const disk = (call: Caller, project: ProjectRecord) => new ServiceSettingsStore(call.services.platform).get(project.ref, "disk", defaults);
+const disk = (call: Caller, project: ProjectRecord) => call.services.stores.serviceSettings.get(project.ref, "disk", defaults);
 
 async function usedBytes(call: Caller, project: ProjectRecord): Promise<number> {
   return call.services.door.server(project.server).databases.bytes(project.database_name);
@@ -57,7 +57,7 @@ export const projectDiskArea: ApiArea = {
     if (wanted.size_gb < current.attributes.size_gb) throw new ApiError(400, `Disk not changed: a disk only grows (it is ${current.attributes.size_gb} GB)`);
     const used = await usedBytes(call, project);
     if (wanted.size_gb * gib < used) throw new ApiError(400, `Disk not changed: the database already uses ${used} bytes, more than ${wanted.size_gb} GB`);
-    await new ServiceSettingsStore(call.services.platform).change(project.ref, "disk", { attributes: wanted, last_modified_at: new Date().toISOString() });
+    await call.services.stores.serviceSettings.change(project.ref, "disk", { attributes: wanted, last_modified_at: new Date().toISOString() });
     return ok(undefined, 201);
   },
 

@@ -14,7 +14,7 @@ export const serviceSettingsArea: ApiArea = {
 
   "v1-update-realtime-config": async (call) => {
     const project = await requireProject(call);
-    await new ServiceSettingsStore(call.services.platform).change(project.ref, "realtime", call.body);
+    await call.services.stores.serviceSettings.change(project.ref, "realtime", call.body);
     return ok(undefined, 204);
   },
 
@@ -36,7 +36,7 @@ export const serviceSettingsArea: ApiArea = {
     const current = await storageConfig(call.services.platform, project.ref);
     // A partial `features` object changes only the features it names.
     const merged = change.features ? { ...change, features: { ...current.features, ...change.features } } : change;
-    await new ServiceSettingsStore(call.services.platform).change(project.ref, "storage", merged);
+    await call.services.stores.serviceSettings.change(project.ref, "storage", merged);
     return ok(undefined);
   },
 

@@ -27,7 +27,7 @@ export const snippetsArea: ApiArea = {
     const q = call.query;
     if (q.project_ref !== undefined) await requireProject({ ...call, params: { ref: q.project_ref } });
     if (q.cursor !== undefined && !uuidPattern.test(q.cursor)) throw new ApiError(400, `"${q.cursor}" is not a cursor this server handed out`);
-    const page = await new SnippetStore(call.services.platform).list(call.user.id, {
+    const page = await call.services.stores.snippets.list(call.user.id, {
       projectRef: q.project_ref,
       organizationSlug: call.grant?.organizationSlug,
       afterId: q.cursor,
@@ -40,7 +40,7 @@ export const snippetsArea: ApiArea = {
   },
 
   "v1-get-a-snippet": async (call) => {
-    const snippet = await new SnippetStore(call.services.platform).get(call.user.id, snippetId(call), call.grant?.organizationSlug);
+    const snippet = await call.services.stores.snippets.get(call.user.id, snippetId(call), call.grant?.organizationSlug);
     if (!snippet) throw new ApiError(404, "No snippet of yours has this id");
     return ok(snippet);
   },
@@ -56,11 +56,11 @@ export const snippetsArea: ApiArea = {
       favorite: body.favorite ?? false,
       sql: body.sql,
     };
-    return ok(await new SnippetStore(call.services.platform).create(call.user.id, snippet), 201);
+    return ok(await call.services.stores.snippets.create(call.user.id, snippet), 201);
   },
 
   "v1-delete-a-snippet": async (call) => {
-    const removed = await new SnippetStore(call.services.platform).remove(call.user.id, snippetId(call), call.grant?.organizationSlug);
+    const removed = await call.services.stores.snippets.remove(call.user.id, snippetId(call), call.grant?.organizationSlug);
     if (!removed) throw new ApiError(404, "No snippet of yours has this id");
     return ok(undefined);
   },

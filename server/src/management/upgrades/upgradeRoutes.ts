@@ -49,7 +49,7 @@ export const upgradeArea: ApiArea = {
     if (versions.installed === undefined || versions.available === undefined) {
       throw new ApiError(400, "pg_graphql is not installed in this project's database or not available on its server");
     }
-    const upgrades = new UpgradeStore(call.services.platform);
+    const upgrades = call.services.stores.upgrades;
     const trackingId = await upgrades.start(project.ref, target);
     try {
       await upgradeExtension(call.services.door.server(project.server), project.database_name);
@@ -63,7 +63,7 @@ export const upgradeArea: ApiArea = {
   "v1-get-postgres-upgrade-status": async (call) => {
     const project = await requireProject(call);
     const trackingId = call.query.tracking_id;
-    const row = await new UpgradeStore(call.services.platform).find(project.ref, trackingId);
+    const row = await call.services.stores.upgrades.find(project.ref, trackingId);
     if (!row && trackingId !== undefined) throw new ApiError(404, `No upgrade with tracking id ${trackingId} for this project`);
     return ok({
       databaseUpgradeStatus: row
