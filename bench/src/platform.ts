@@ -322,6 +322,7 @@ export async function measurePlatform(o: PlatformOptions): Promise<PlatformFigur
     const parentLoad = await loadOnParent;
     const oid = async (ref: string) => {
       const c = new pg.Client({ connectionString: clusterUrl(cluster, ref) });
+      c.on("error", () => {});
       await c.connect();
       try {
         return (await c.query<{ oid: number }>("select oid::int from pg_class where relname = 'filler'")).rows[0]!.oid;

@@ -50,13 +50,10 @@ interface Source {
   text: string;
 }
 
-function sources(dir: string, out: Source[] = []): Source[] {
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) sources(path, out);
-    else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name)) out.push({ path, text: readFileSync(path, "utf8") });
-  }
-  return out;
+function sources(dir: string): Source[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((name) => /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name))
+    .map((name) => ({ path: join(dir, name), text: readFileSync(join(dir, name), "utf8") }));
 }
 
 function imports(source: Source): Array<{ line: string; target: string }> {

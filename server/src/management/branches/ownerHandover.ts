@@ -5,12 +5,11 @@
 // member of both owner roles and nothing else, so whatever runs in it has no right the tenant
 // does not already have: never by a superuser.
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import format from "pg-format";
 import type { ServerDoor } from "../door/superuserDoor";
 import type { ProjectServers } from "../servers/projectServers";
 import { scramVerifier } from "../tenants/scramVerifier";
-import { sqlOn } from "../platform/sql";
+import { withConnection } from "../platform/sql";
 import type { ProjectRecord } from "../tenants/projectStore";
 
 export interface DefaultAclRow {
@@ -139,19 +138,14 @@ export async function handOverToBranchOwner(
   const password = randomBytes(24).toString("base64url");
   await door.roles.createWorkLogin(login, scramVerifier(password), [parent.owner_role, branch.owner_role], branch.database_name);
   try {
-    const client = new pg.Client({ connectionString: servers.loginUrl(branch.server, branch.database_name, login, password), options, application_name: "pg_graphql_platform" });
-    client.on("error", () => {});
-    await client.connect();
-    try {
-      const sql = sqlOn(client);
+    const url = servers.loginUrl(branch.server, branch.database_name, login, password);
+    await withConnection(url, async (sql) => {
       await sql.rows("begin");
       await sql.rows(handOverSql(parent.owner_role, branch.owner_role));
       for (const statement of defaultAclGrants(branch.owner_role, parentDefaults)) await sql.rows(statement);
       for (const statement of defaultAclRevokes(parent.owner_role, await defaultAclRows((text, values) => sql.rows(text, values), parent.owner_role))) await sql.rows(statement);
       await sql.rows("commit");
-    } finally {
-      await client.end().catch(() => {});
-    }
+    }, { startupOptions: options });
   } finally {
     await door.roles.dropLogin(login, branch.database_name, branch.owner_role);
   }

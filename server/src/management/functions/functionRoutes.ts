@@ -4,7 +4,8 @@
 import { ApiError } from "../http/apiError";
 import { badPath, bundleFileName, bundleSha256, multipartBody, type Bundle } from "../functions/bundle";
 import { deployedFileName, deployedFileUrl, storedPath, type Deployment } from "../functions/deploymentPaths";
-import { readDeploy, SourceUpload } from "../functions/functionUploads";
+import { readDeploy } from "./functionUploads";
+import { SourceUpload } from "../http/sourceUpload";
 import type { FunctionEdit, FunctionRecord } from "./functionStore";
 import { requireProject } from "../http/access";
 import { ok, type ApiArea, type Call, type CallWith, type Schema } from "../http/operation";

@@ -8,8 +8,6 @@ import { bundleFileName, type BundleFile, type BundleMetadata } from "./bundle";
 import { storedPath } from "./deploymentPaths";
 import { SourceUpload } from "../http/sourceUpload";
 
-export { SourceUpload };
-
 /** The size limit of one uploaded file (the hosted limit of a function bundle). */
 export const maxFileBytes = 20 * 1024 * 1024;
 

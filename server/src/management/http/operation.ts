@@ -1,4 +1,4 @@
-// Routes (Management API): the shape of an operation handler. Handlers are keyed by the
+// HTTP stage (Management API): the shape of an operation handler. Handlers are keyed by the
 // document's operationId; the request they get is already authenticated, rate limited and
 // validated against the document, so they only do the work. Its path parameters, query, body
 // and answers are typed per operation from the adjusted document (managementApi.generated.d.ts).
@@ -7,10 +7,7 @@ import type { components, operations } from "../openapi/managementApi.generated"
 import type { SourceUpload } from "./sourceUpload";
 import type { Services } from "../services";
 import type { User } from "../users/userStore";
-
 import type { OAuthGrant } from "../users/oauthBearer";
-
-export type { OAuthGrant };
 
 export type OperationId = keyof operations;
 

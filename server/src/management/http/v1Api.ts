@@ -4,7 +4,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import openapiGlue from "fastify-openapi-glue";
 import { implementedDocument } from "../openapi/managementDocument";
-import type { AnyHandler, OAuthGrant } from "./operation";
+import type { AnyHandler } from "./operation";
+import type { OAuthGrant } from "../users/oauthBearer";
 import { oauthCaller, operationScopes } from "../users/oauthBearer";
 import { OAuthStore } from "../users/oauthStore";
 import type { Services } from "../services";
