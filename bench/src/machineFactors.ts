@@ -31,6 +31,33 @@ export interface MachineFactors {
   sharedBuffersMiB: number;
   /** The load average (1 min) as each section started. */
   loadBySection: Array<[string, number]>;
+  /** The machine's CPU counters as each section started (see stolenShares). */
+  cpuBySection: Array<[string, CpuTicks]>;
+}
+
+/** /proc/stat's first line: ticks stolen by the hypervisor, and all ticks (idle included). */
+export interface CpuTicks {
+  steal: number;
+  total: number;
+}
+
+export function cpuTicks(): CpuTicks {
+  const first = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!;
+  const ticks = first.trim().split(/\s+/).slice(1, 9).map(Number);
+  return { steal: ticks[7] ?? 0, total: ticks.reduce((a, b) => a + b, 0) };
+}
+
+/**
+ * The share of the machine's CPU time the hypervisor gave to other guests during each section
+ * (from its start to the next one's, the last to `end`): on a shared host every ratio of the
+ * run moves with it, and a run with a few percent of it is not a quiet machine's.
+ */
+export function stolenShares(f: MachineFactors, end: CpuTicks): Array<[string, number]> {
+  return f.cpuBySection.map(([section, at], i) => {
+    const next = f.cpuBySection[i + 1]?.[1] ?? end;
+    const total = next.total - at.total;
+    return [section, total > 0 ? (next.steal - at.steal) / total : 0];
+  });
 }
 
 export async function measureMachine(admin: pg.Client): Promise<MachineFactors> {
@@ -64,11 +91,13 @@ export async function measureMachine(admin: pg.Client): Promise<MachineFactors> 
     availableMiB: kib("MemAvailable") / 1024,
     sharedBuffersMiB: Number(rows[0]!.mb),
     loadBySection: [],
+    cpuBySection: [],
   };
 }
 
 export function noteLoad(f: MachineFactors | undefined, section: string): void {
   f?.loadBySection.push([section, loadavg()[0] ?? NaN]);
+  f?.cpuBySection.push([section, cpuTicks()]);
 }
 
 /**
@@ -104,7 +133,8 @@ export function describeCounters(c: CodeCacheCounters): string {
   return `${c.hits} bodies read from the code cache, ${c.misses} compiled without a file, ${c.rejected} files refused, ${c.writes} written`;
 }
 
-export function renderFactors(f: MachineFactors): string[] {
+export function renderFactors(f: MachineFactors, end: CpuTicks = cpuTicks()): string[] {
+  const stolen = stolenShares(f, end);
   return [
     "### What the machine brings (for comparing runs across machines of this size)",
     "",
@@ -116,6 +146,7 @@ export function renderFactors(f: MachineFactors): string[] {
     `| memory at the start: page cache / available | ${f.pageCacheMiB.toFixed(0)} / ${f.availableMiB.toFixed(0)} MiB |`,
     `| shared_buffers of the bench cluster | ${f.sharedBuffersMiB.toFixed(0)} MiB |`,
     `| load average (1 min) as each section started | ${f.loadBySection.map(([s, l]) => `${s} ${l.toFixed(2)}`).join(", ")} |`,
+    `| CPU time taken by the hypervisor for other guests (steal), per section | ${stolen.map(([s, share]) => `${s} ${(share * 100).toFixed(1)}%`).join(", ")} |`,
     "",
   ];
 }
