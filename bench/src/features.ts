@@ -69,7 +69,7 @@ async function timed(o: FeatureOptions, run: (clients: number, bounds: Bounds) =
     const figures: RunFigures[] = [];
     for (let i = 0; i < o.runs; i++) {
       await before();
-      figures.push(run(clients, { seconds: o.seconds, maxRequests: 2_000_000 }));
+      figures.push(run(clients, { seconds: o.seconds, maxRequests: 2_000_000, warmupSeconds: o.warmup }));
     }
     out.set(clients, {
       rps: median(figures.map((f) => f.rps)),

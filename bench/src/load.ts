@@ -9,6 +9,8 @@ export interface RunFigures {
   p50Ms: number;
   p99Ms: number;
   requests: number;
+  /** pgbench only: every transaction of the run, those of its warm-up included. */
+  transactions?: number;
   failures: number;
   /** What the first failed request answered, to say why in the report. */
   firstFailure?: string | undefined;
@@ -26,6 +28,12 @@ export interface Bounds {
   seconds: number;
   /** Per load-generator thread; a run stops at whichever bound comes first. */
   maxRequests: number;
+  /**
+   * pgbench only: seconds run first on the same connections and left out of the figures. Each
+   * pgbench run opens new backends, whose JavaScript is interpreted until V8 has compiled its hot
+   * functions (hundreds of calls in), so a warm-up run of its own warms nothing in the database.
+   */
+  warmupSeconds?: number;
 }
 
 function assertLoopback(url: string): void {
@@ -159,8 +167,9 @@ export function pgbenchRun(pg: PgTarget, scriptText: string, clients: number, bo
   const dir = mkdtempSync(join(workDir, "pgbench-"));
   const script = join(dir, "script.sql");
   writeFileSync(script, scriptText);
-  const args = [...pgbenchArgs(pg, clients, script), "-T", String(bounds.seconds), "-l", "--log-prefix", join(dir, "log"), pg.database];
-  const out = spawnSync(join(pg.bindir, "pgbench"), args, { encoding: "utf8", timeout: (bounds.seconds + 30) * 1000, cwd: dir });
+  const warmup = bounds.warmupSeconds ?? 0;
+  const args = [...pgbenchArgs(pg, clients, script), "-T", String(bounds.seconds + warmup), "-l", "--log-prefix", join(dir, "log"), pg.database];
+  const out = spawnSync(join(pg.bindir, "pgbench"), args, { encoding: "utf8", timeout: (bounds.seconds + warmup + 30) * 1000, cwd: dir });
   if (out.status !== 0) throw new Error(`pgbench failed:\n${out.stderr}\n${out.stdout}`);
   const tps = Number(/tps = ([\d.]+)/.exec(out.stdout)?.[1]);
   const failed = Number(/number of failed transactions: (\d+)/.exec(out.stdout)?.[1] ?? 0);
@@ -180,25 +189,48 @@ export function pgbenchRun(pg: PgTarget, scriptText: string, clients: number, bo
     }
   }
   rmSync(dir, { recursive: true, force: true });
-  const latencies: number[] = [];
-  let steadyRps = 0;
-  let steady = byClient.size > 0;
-  for (const list of byClient.values()) {
-    list.sort((a, b) => a.endUs - b.endUs);
-    const warm = list.slice(1);
-    for (const t of warm) latencies.push(t.latencyUs);
-    const span = warm.length > 0 ? list[list.length - 1]!.endUs - list[0]!.endUs : 0;
-    if (span <= 0) steady = false;
-    else steadyRps += warm.length / (span / 1e6);
-  }
-  latencies.sort((a, b) => a - b);
+  const { latencies, steadyRps, transactions } = steadyFigures([...byClient.values()], warmup);
   return {
-    rps: steady ? steadyRps : tps,
+    rps: steadyRps ?? tps,
     p50Ms: percentile(latencies, 50) / 1000,
     p99Ms: percentile(latencies, 99) / 1000,
     requests: latencies.length,
+    transactions,
     failures: failed,
   };
+}
+
+/**
+ * Warm figures of a pgbench run from each client's transactions (end time and latency in µs):
+ * each client's first transaction pays its backend's cold start, and the first `warmupSeconds`
+ * (from the first transaction's end) warm the backends, so neither counts. Throughput is the sum
+ * of each client's steady rate: the transactions that ended after the warm-up over the time from
+ * the client's last one before it; undefined when a client has no such span.
+ */
+export function steadyFigures(
+  clients: Array<Array<{ endUs: number; latencyUs: number }>>,
+  warmupSeconds: number,
+): { latencies: number[]; steadyRps: number | undefined; transactions: number } {
+  const latencies: number[] = [];
+  let rate = 0;
+  let steady = clients.length > 0;
+  let transactions = 0;
+  const firstEnd = Math.min(...clients.map((l) => Math.min(...l.map((t) => t.endUs))));
+  const cut = firstEnd + warmupSeconds * 1e6;
+  for (const list of clients) {
+    transactions += list.length;
+    list.sort((a, b) => a.endUs - b.endUs);
+    // The client's last transaction ending by the cut (its first one at least) anchors the span.
+    let anchor = 0;
+    while (anchor + 1 < list.length && list[anchor + 1]!.endUs <= cut) anchor++;
+    const warm = list.slice(anchor + 1);
+    for (const t of warm) latencies.push(t.latencyUs);
+    const span = warm.length > 0 ? list[list.length - 1]!.endUs - list[anchor]!.endUs : 0;
+    if (span <= 0) steady = false;
+    else rate += warm.length / (span / 1e6);
+  }
+  latencies.sort((a, b) => a - b);
+  return { latencies, steadyRps: steady ? rate : undefined, transactions };
 }
 
 export function median(values: number[]): number {

@@ -59,8 +59,8 @@ export function measureInDatabase(target: PgTarget, scripts: InDatabaseScripts, 
       const before = postmaster === undefined ? 0 : endedChildrenCpuMs(postmaster);
       const run = pgbenchRun(target, scripts[name], clients, bounds, workDir);
       ms[name] = 1000 / run.rps;
-      // Every transaction of the run, each client's first included (its backend's CPU is all there).
-      if (postmaster !== undefined) cpu[name] = (endedChildrenCpuMs(postmaster) - before) / (run.requests + clients);
+      // Every transaction of the run, the warm-up and each client's first included (its backend's CPU is all there).
+      if (postmaster !== undefined) cpu[name] = (endedChildrenCpuMs(postmaster) - before) / (run.transactions ?? run.requests + clients);
     }
     if (postmaster !== undefined) {
       cpuRatios.resolveVsBound.push(cpu.resolve / (cpu.floor + cpu.answerJsonb - cpu.answerText));

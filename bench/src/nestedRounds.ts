@@ -13,13 +13,13 @@ import { measureInDatabase, measureOverHttp, spread, type InDatabaseScripts, typ
 import { requestBody } from "./transport";
 
 export async function measureNestedRounds(run: BenchRun, check: AnswerCheck): Promise<NestedRatios> {
-  const { settings: { clientLevels, seconds, maxRequestsPerRun }, pgTarget, workDir } = run;
+  const { settings: { clientLevels, seconds, warmup, maxRequestsPerRun }, pgTarget, workDir } = run;
   noteLoad(run.factors, "nested ratios");
   const nestedRatios: NestedRatios = { inDatabase: new Map(), overHttp: new Map() };
   const nestedBench = check.queries.find((q) => q.name === "nested");
   const sqlReady = check.readyOn("sql", nestedBench);
   const resolveNested = check.readyOn("resolve", nestedBench);
-  const timedBounds: Bounds = { seconds, maxRequests: maxRequestsPerRun };
+  const timedBounds: Bounds = { seconds, maxRequests: maxRequestsPerRun, warmupSeconds: warmup };
   if (sqlReady && resolveNested && nestedBench) {
     const graphql = nestedBench.graphql("pg_graphql", resolveNested.prepared!);
     const answer = answerScripts(await resolveText(run.user, graphql));

@@ -39,7 +39,7 @@ export async function timeQueryMatrix(run: BenchRun, check: AnswerCheck): Promis
           oneRun(run, r, q, clients, { seconds: warmup, maxRequests: maxRequestsPerRun });
           for (let i = 0; i < runs; i++) {
             if (q.kind === "write") await reset();
-            figures.push(oneRun(run, r, q, clients, { seconds, maxRequests: maxRequestsPerRun }));
+            figures.push(oneRun(run, r, q, clients, { seconds, maxRequests: maxRequestsPerRun, warmupSeconds: warmup }));
           }
         } catch (e) {
           const message = (e as Error).message.split("\n").slice(0, 3).join(" ");
