@@ -18,7 +18,8 @@ import { errorResponse, variablesError } from "./response";
 export interface SyncDatabase {
   /** Runs a statement through a prepared plan kept by the caller's cache. */
   execute(plan: PreparedStatement, params: (string | null)[]): Record<string, unknown>[];
-  prepare(sql: string, paramCount: number): PreparedStatement;
+  /** `types`: the type each parameter is bound as (a type name PostgreSQL parses). */
+  prepare(sql: string, types: readonly string[]): PreparedStatement;
   /** Runs `work` in a subtransaction: an error it throws undoes every statement it ran. */
   atomically<T>(work: () => T): T;
 }
@@ -134,7 +135,7 @@ export class Resolver {
       for (let next = statements.next(); ; ) {
         if (next.done) return next.value;
         const s = next.value;
-        const value = this.db.execute(this.plan(s.sql, s.params.length), s.params)[0]?.["result"];
+        const value = this.db.execute(this.plan(s.sql, s.types), s.params)[0]?.["result"];
         next = statements.next(value === null || value === undefined ? null : String(value));
       }
     };
@@ -171,14 +172,14 @@ export class Resolver {
     return compiled;
   }
 
-  private plan(sql: string, paramCount: number): PreparedStatement {
+  private plan(sql: string, types: readonly string[]): PreparedStatement {
     const cached = this.plans.get(sql);
     if (cached) {
       this.stats.preparedPlanHits++;
       return cached;
     }
     this.stats.preparedPlanMisses++;
-    const plan = this.db.prepare(sql, paramCount);
+    const plan = this.db.prepare(sql, types);
     this.plans.set(sql, plan);
     return plan;
   }

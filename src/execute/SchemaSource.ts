@@ -58,7 +58,7 @@ export class SchemaSource {
 
   /** Asked on every request; the key of the schemas below. */
   key(): string {
-    this.keyPlan ??= this.db.prepare(SCHEMA_KEY_QUERY, 0);
+    this.keyPlan ??= this.db.prepare(SCHEMA_KEY_QUERY, []);
     const row = this.db.execute(this.keyPlan, [])[0]!;
     return String(row["role"]) + "\u0000" + String(row["path"]) + "\u0000" + String(row["version"]);
   }
@@ -129,7 +129,7 @@ export class SchemaSource {
    * again costs a few milliseconds.
    */
   private run(sql: string, params: string[]): Record<string, unknown> | undefined {
-    const plan = this.db.prepare(sql, params.length);
+    const plan = this.db.prepare(sql, params.map(() => "text"));
     try {
       return this.db.execute(plan, params)[0];
     } finally {

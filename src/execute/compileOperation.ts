@@ -14,7 +14,7 @@ import type { ApiSchema } from "../schema/apiSchema";
 import { buildRootStatements } from "../transpile/buildRootSelect";
 import { unreachable } from "../util/invariant";
 import { resolveIntrospectionField } from "./introspection";
-import { renderSql, type Statement } from "../sql/renderSql";
+import { bindTypeName, renderSql, type Statement } from "../sql/renderSql";
 import { errorResponse } from "./response";
 
 export interface CompiledOperation {
@@ -147,10 +147,12 @@ function cachedStatements(plan: OperationPlan, cache: SqlCache, onHit: () => voi
   return statements;
 }
 
-/** A statement ready to run: its text and every parameter's value. */
+/** A statement ready to run: its text, every parameter's value, and the type each is bound as. */
 export interface BoundStatement {
   sql: string;
   params: (string | null)[];
+  /** `bindTypeName` of each parameter: a function of the statement's text alone. */
+  types: string[];
 }
 
 /**
@@ -165,7 +167,7 @@ export function* boundStatements(compiled: CompiledOperation): Generator<BoundSt
     for (const s of steps) {
       const linked = s.nodes.some((n) => n.link !== undefined);
       const params = linked ? s.nodes.map((n, i) => (n.link === undefined ? s.params[i]! : done[n.link]!)) : s.params;
-      done.push(yield { sql: s.sql, params });
+      done.push(yield { sql: s.sql, params, types: s.nodes.map((n) => bindTypeName(n.type)) });
     }
     results.push(done.length === 0 ? null : done[done.length - 1]!);
   }

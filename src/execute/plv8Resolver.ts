@@ -16,8 +16,9 @@ declare const plv8: {
 };
 
 const database: SyncDatabase = {
-  // Every parameter travels as text and is cast to its type inside the statement.
-  prepare: (sql, paramCount) => plv8.prepare(sql, new Array<string>(paramCount).fill("text")),
+  // Every parameter travels as text, cast to its type inside the statement (an enum's label is
+  // bound as the enum: bindTypeName).
+  prepare: (sql, types) => plv8.prepare(sql, [...types]),
   execute: (plan: PreparedStatement, params) => (plan as Plv8Plan).execute(params),
   atomically: (work) => plv8.subtransaction(work),
 };

@@ -26,11 +26,11 @@ export function sqlTypeOf(catalog: Catalog, oid: number): SqlType {
     if (!element) return pgType("text", true);
     return { schema: element.schema, name: element.name, array: true };
   }
-  return { schema: t.schema, name: t.name, array: false };
+  return t.kind === "enum" ? { schema: t.schema, name: t.name, array: false, enum: true } : { schema: t.schema, name: t.name, array: false };
 }
 
 export function arrayType(t: SqlType): SqlType {
-  return { ...t, array: true };
+  return { schema: t.schema, name: t.name, array: true };
 }
 
 /** Enum values travel as their database labels; `values` maps GraphQL names to labels. */

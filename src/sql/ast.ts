@@ -6,9 +6,14 @@ export interface SqlType {
   schema: string | null;
   name: string;
   array: boolean;
+  /** An enum type (its values are labels): see `bindTypeName`. */
+  enum?: boolean;
 }
 
-/** A bound value. `value` is always sent as text (or null) and cast to `type` in the statement. */
+/**
+ * A bound value. `value` is always text (or null), cast to `type` in the statement; it is bound
+ * as text, or as the enum itself for an enum (`bindTypeName`).
+ */
 export interface ParamNode {
   kind: "param";
   value: string | null;

@@ -284,6 +284,17 @@ function functionName(name: string, schema: string | null): string {
   return quoteIdent(name);
 }
 
+/**
+ * The type a parameter of type `t` is bound as. Text, cast in the statement, except an enum's
+ * label, bound as the enum: text to enum goes through enum_in, a stable function, which a plan
+ * for the given values (a prepared statement's first executions, or any it finds cheaper) keeps
+ * as a per-row filter instead of a constant, converting the label again on every row it scans.
+ * The statement's cast of an enum to itself then costs nothing.
+ */
+export function bindTypeName(t: SqlType): string {
+  return t.enum === true && !t.array ? renderType(t) : "text";
+}
+
 export function renderType(t: SqlType): string {
   return (t.schema === null ? "" : quoteIdent(t.schema) + ".") + quoteIdent(t.name) + (t.array ? "[]" : "");
 }
