@@ -2,12 +2,9 @@
 // on an indexed column, node(nodeId:) and a nested page are planned on indexes, and keyset
 // pagination never scans the table. Asserted on EXPLAIN, not on time (the timed figures at 10k,
 // 100k and 1M rows are the bench's).
-import type pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Resolver } from "../../src/execute/Resolver";
-import type { ApiSchema } from "../../src/schema/apiSchema";
-import { freshDatabase, type TestDatabase } from "../harness/db";
-import { reflectSchema } from "../harness/reflectSchema";
+import { reflectedDatabase } from "../harness/reflectSchema";
 
 const ROWS = 100_000;
 // The item table alone takes about 600 pages of 8 kB.
@@ -27,13 +24,8 @@ function nodesOf(plan: PlanNode): PlanNode[] {
 }
 
 describe("generated SQL on a big table", () => {
-  let db: TestDatabase;
-  let client: pg.Client;
-  let api: ApiSchema;
-
-  beforeAll(async () => {
-    db = await freshDatabase();
-    await db.query(`
+  const t = reflectedDatabase(
+    `
       create extension pg_graphql cascade;
       comment on schema public is '@graphql({"inflect_names": true})';
       create table item(id int primary key, category int not null, title text not null);
@@ -42,29 +34,24 @@ describe("generated SQL on a big table", () => {
       create index note_item_id_idx on note(item_id);
       insert into item select i, i % 5000, 'item ' || i from generate_series(1, ${ROWS}) i;
       insert into note select i, 1 + (i * 7919) % ${ROWS}, 'note ' || i from generate_series(1, ${ROWS}) i;
-      analyze item, note;`);
-    client = await db.connect();
-    api = await reflectSchema(client);
-  }, 120_000);
-  afterAll(async () => {
-    await client?.end();
-    await db.drop();
-  });
+      analyze item, note;`,
+    120_000,
+  );
 
   async function resolve(query: string, variables: Record<string, unknown> = {}): Promise<any> {
-    const { rows } = await client.query("select graphql.resolve($1, $2::jsonb) as answer", [query, JSON.stringify(variables)]);
+    const { rows } = await t.client.query("select graphql.resolve($1, $2::jsonb) as answer", [query, JSON.stringify(variables)]);
     expect(rows[0].answer.errors).toBeUndefined();
     return rows[0].answer.data;
   }
 
   /** The plan nodes of every statement the resolver runs for the request. */
   async function planOf(query: string, variables: Record<string, unknown>): Promise<PlanNode[]> {
-    const compiled = Resolver.compile(api, query, JSON.stringify(variables), null);
+    const compiled = Resolver.compile(t.api, query, JSON.stringify(variables), null);
     const statements = compiled.statements.flat();
     expect(statements.length).toBeGreaterThan(0);
     const nodes: PlanNode[] = [];
     for (const s of statements) {
-      const { rows } = await client.query(`explain (analyze, buffers, format json) ${s.sql}`, s.params);
+      const { rows } = await t.client.query(`explain (analyze, buffers, format json) ${s.sql}`, s.params);
       const statementNodes = nodesOf(rows[0]["QUERY PLAN"][0].Plan);
       // Flat in the table's size: a page reads a few index and heap pages, never the table (a
       // node's block counts include its children's).

@@ -2,22 +2,13 @@
 // goes through enum_in, a stable function, so a plan made for the given values (a prepared
 // statement's first executions are) kept the cast as a per-row filter and converted the label
 // again on every row it scanned. Asserted on the plans PostgreSQL makes, not on time.
-import type pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { boundStatements, type BoundStatement } from "../../src/execute/compileOperation";
 import { Resolver } from "../../src/execute/Resolver";
-import type { ApiSchema } from "../../src/schema/apiSchema";
-import { freshDatabase, type TestDatabase } from "../harness/db";
-import { reflectSchema } from "../harness/reflectSchema";
+import { reflectedDatabase } from "../harness/reflectSchema";
 
 describe("enum values bound as the enum", () => {
-  let db: TestDatabase;
-  let client: pg.Client;
-  let api: ApiSchema;
-
-  beforeAll(async () => {
-    db = await freshDatabase();
-    await db.query(`
+  const t = reflectedDatabase(`
       create extension pg_graphql cascade;
       comment on schema public is '@graphql({"inflect_names": true})';
       create type mood as enum ('happy', 'sad', 'meh');
@@ -25,16 +16,9 @@ describe("enum values bound as the enum", () => {
       comment on table entry is '@graphql({"totalCount": {"enabled": true}})';
       insert into entry select i, (array['happy', 'sad', 'meh'])[1 + i % 3]::mood, 'entry ' || i from generate_series(1, 3000) i;
       analyze entry;`);
-    client = await db.connect();
-    api = await reflectSchema(client);
-  }, 60_000);
-  afterAll(async () => {
-    await client?.end();
-    await db.drop();
-  });
 
   function statementsOf(query: string, variables: Record<string, unknown>): BoundStatement[] {
-    const compiled = Resolver.compile(api, query, JSON.stringify(variables), null);
+    const compiled = Resolver.compile(t.api, query, JSON.stringify(variables), null);
     const out: BoundStatement[] = [];
     const run = boundStatements(compiled);
     for (let next = run.next(); !next.done; next = run.next(null)) out.push(next.value);
@@ -43,13 +27,13 @@ describe("enum values bound as the enum", () => {
 
   /** The first plan of the statement prepared with `types`: one made for the given values. */
   async function firstPlan(s: BoundStatement, types: readonly string[]): Promise<string> {
-    await client.query(`prepare probe(${types.join(", ")}) as ${s.sql}`);
+    await t.client.query(`prepare probe(${types.join(", ")}) as ${s.sql}`);
     try {
       const values = s.params.map((p) => (p === null ? "null" : `'${p.replace(/'/g, "''")}'`));
-      const { rows } = await client.query(`explain (verbose, costs off) execute probe(${values.join(", ")})`);
+      const { rows } = await t.client.query(`explain (verbose, costs off) execute probe(${values.join(", ")})`);
       return rows.map((r) => r["QUERY PLAN"]).join("\n");
     } finally {
-      await client.query("deallocate probe");
+      await t.client.query("deallocate probe");
     }
   }
 
@@ -76,8 +60,8 @@ describe("enum values bound as the enum", () => {
   });
 
   it("answers as the table says through graphql.resolve, in a new backend and after", async () => {
-    const expected = Number((await client.query("select count(*) as n from entry where mood = 'meh'")).rows[0].n);
-    const fresh = await db.connect();
+    const expected = Number((await t.client.query("select count(*) as n from entry where mood = 'meh'")).rows[0].n);
+    const fresh = await t.db.connect();
     try {
       for (let i = 0; i < 7; i++) {
         const { rows } = await fresh.query("select graphql.resolve($1, $2::jsonb) as answer", [byMood, JSON.stringify({ m: "meh" })]);
