@@ -215,11 +215,10 @@ export function steadyFigures(
   let rate = 0;
   let steady = clients.length > 0;
   let transactions = 0;
-  const firstEnd = Math.min(...clients.map((l) => Math.min(...l.map((t) => t.endUs))));
-  const cut = firstEnd + warmupSeconds * 1e6;
+  for (const list of clients) list.sort((a, b) => a.endUs - b.endUs);
+  const cut = Math.min(...clients.map((l) => l[0]?.endUs ?? Infinity)) + warmupSeconds * 1e6;
   for (const list of clients) {
     transactions += list.length;
-    list.sort((a, b) => a.endUs - b.endUs);
     // The client's last transaction ending by the cut (its first one at least) anchors the span.
     let anchor = 0;
     while (anchor + 1 < list.length && list[anchor + 1]!.endUs <= cut) anchor++;

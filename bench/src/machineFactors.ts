@@ -53,11 +53,13 @@ export function cpuTicks(): CpuTicks {
  * run moves with it, and a run with a few percent of it is not a quiet machine's.
  */
 export function stolenShares(f: MachineFactors, end: CpuTicks): Array<[string, number]> {
-  return f.cpuBySection.map(([section, at], i) => {
-    const next = f.cpuBySection[i + 1]?.[1] ?? end;
-    const total = next.total - at.total;
-    return [section, total > 0 ? (next.steal - at.steal) / total : 0];
-  });
+  return f.cpuBySection.map(([section, at], i) => [section, stolenShare(at, f.cpuBySection[i + 1]?.[1] ?? end)]);
+}
+
+/** The share of the ticks from `from` to `to` stolen by the hypervisor (0 when none passed). */
+export function stolenShare(from: CpuTicks, to: CpuTicks): number {
+  const total = to.total - from.total;
+  return total > 0 ? (to.steal - from.steal) / total : 0;
 }
 
 export async function measureMachine(admin: pg.Client): Promise<MachineFactors> {

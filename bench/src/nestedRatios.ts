@@ -48,7 +48,6 @@ export function measureInDatabase(target: PgTarget, scripts: InDatabaseScripts, 
   const cpuRatios = { resolveVsBound: [] as number[], resolveTextVsFloor: [] as number[] };
   const names = Object.keys(scripts) as Array<keyof InDatabaseScripts>;
   const collected: Record<Exclude<keyof InDatabaseRatios, "cpu">, number[]> = { resolveVsBound: [], resolveTextVsFloor: [], boundVsFloor: [], floorJsonbVsFloor: [], resolveVsFloor: [] };
-  for (const name of names) pgbenchRun(target, scripts[name], clients, { seconds: 1, maxRequests: bounds.maxRequests }, workDir);
   let round = 0;
   const sample = () => {
     // Time per request of each script in this round, in a turning order.

@@ -36,7 +36,8 @@ export async function timeQueryMatrix(run: BenchRun, check: AnswerCheck): Promis
         const figures: RunFigures[] = [];
         try {
           if (q.kind === "write") await reset();
-          oneRun(run, r, q, clients, { seconds: warmup, maxRequests: maxRequestsPerRun });
+          // A pgbench run warms its own new backends (warmupSeconds); an HTTP engine's pool stays.
+          if (r.engine.kind === "http") oneRun(run, r, q, clients, { seconds: warmup, maxRequests: maxRequestsPerRun });
           for (let i = 0; i < runs; i++) {
             if (q.kind === "write") await reset();
             figures.push(oneRun(run, r, q, clients, { seconds, maxRequests: maxRequestsPerRun, warmupSeconds: warmup }));

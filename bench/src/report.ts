@@ -14,7 +14,7 @@ import { renderRequestLogging, type RequestLoggingFigures } from "./requestLoggi
 import { renderFeatures, type FeatureFigures } from "./features";
 import type { NestedRatios } from "./nestedRatios";
 import { renderPlatform, type PlatformFigures } from "./platform";
-import { cpuTicks, describeCounters, renderFactors, type CodeCacheCounters, type MachineFactors } from "./machineFactors";
+import { cpuTicks, describeCounters, renderFactors, stolenShare, type CodeCacheCounters, type MachineFactors } from "./machineFactors";
 
 export interface Cell {
   rps: number;
@@ -131,9 +131,7 @@ export function renderMarkdown(r: Report, plots: { throughput?: string | undefin
   lines.push("## Latest results", "");
   lines.push(`- Date: ${r.date}`, `- Commit: ${r.commit}`, `- Machine: ${r.machine}`, `- PostgreSQL: ${r.postgres}`, `- Run: ${r.settings}`, `- Load average (1 min) before the run: ${r.load.toFixed(2)} on ${cpus().length} cores`);
   if (r.factors && r.factors.cpuBySection.length > 0) {
-    const start = r.factors.cpuBySection[0]![1];
-    const end = cpuTicks();
-    const share = end.total > start.total ? (end.steal - start.steal) / (end.total - start.total) : 0;
+    const share = stolenShare(r.factors.cpuBySection[0]![1], cpuTicks());
     lines.push(`- CPU time the hypervisor gave to other guests during the run (steal): ${(share * 100).toFixed(1)}% (per section in "What the machine brings")`);
   }
   lines.push("");

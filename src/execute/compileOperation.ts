@@ -14,7 +14,7 @@ import type { ApiSchema } from "../schema/apiSchema";
 import { buildRootStatements } from "../transpile/buildRootSelect";
 import { unreachable } from "../util/invariant";
 import { resolveIntrospectionField } from "./introspection";
-import { bindTypeName, renderSql, type Statement } from "../sql/renderSql";
+import { renderSql, type Statement } from "../sql/renderSql";
 import { errorResponse } from "./response";
 
 export interface CompiledOperation {
@@ -39,7 +39,7 @@ type ParamSource =
   | { kind: "constant"; value: string | null }
   | { kind: "link"; step: number; type: SqlType };
 
-export type CachedStatements = { sql: string; sources: ParamSource[] }[][];
+export type CachedStatements = { sql: string; sources: ParamSource[]; types: string[] }[][];
 
 /** Rendered statements by plan shape, for one query text. */
 export interface SqlCache {
@@ -122,7 +122,7 @@ function cachedStatements(plan: OperationPlan, cache: SqlCache, onHit: () => voi
               return unreachable(src, "parameter source");
           }
         });
-        return { sql: c.sql, params: nodes.map((n) => n.value), nodes };
+        return { sql: c.sql, params: nodes.map((n) => n.value), nodes, types: c.types };
       }),
     );
   }
@@ -136,6 +136,7 @@ function cachedStatements(plan: OperationPlan, cache: SqlCache, onHit: () => voi
     statements.map((steps) =>
       steps.map((s) => ({
         sql: s.sql,
+        types: s.types,
         sources: s.nodes.map((n): ParamSource => {
           if (n.link !== undefined) return { kind: "link", step: n.link, type: n.type };
           const i = index.get(n);
@@ -151,7 +152,7 @@ function cachedStatements(plan: OperationPlan, cache: SqlCache, onHit: () => voi
 export interface BoundStatement {
   sql: string;
   params: (string | null)[];
-  /** `bindTypeName` of each parameter: a function of the statement's text alone. */
+  /** The type each parameter is bound as: a function of the statement's text alone. */
   types: string[];
 }
 
@@ -167,7 +168,7 @@ export function* boundStatements(compiled: CompiledOperation): Generator<BoundSt
     for (const s of steps) {
       const linked = s.nodes.some((n) => n.link !== undefined);
       const params = linked ? s.nodes.map((n, i) => (n.link === undefined ? s.params[i]! : done[n.link]!)) : s.params;
-      done.push(yield { sql: s.sql, params, types: s.nodes.map((n) => bindTypeName(n.type)) });
+      done.push(yield { sql: s.sql, params, types: s.types });
     }
     results.push(done.length === 0 ? null : done[done.length - 1]!);
   }

@@ -17,7 +17,7 @@ declare const plv8: {
 
 const database: SyncDatabase = {
   // Every parameter travels as text, cast to its type inside the statement (an enum's label is
-  // bound as the enum: bindTypeName).
+  // bound as the enum: see renderSql's bindTypeName).
   prepare: (sql, types) => plv8.prepare(sql, [...types]),
   execute: (plan: PreparedStatement, params) => (plan as Plv8Plan).execute(params),
   atomically: (work) => plv8.subtransaction(work),

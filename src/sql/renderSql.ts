@@ -11,6 +11,8 @@ export interface Statement {
   params: (string | null)[];
   /** The parameter node behind each `$n` (n - 1), for callers that re-bind cached statements. */
   nodes: ParamNode[];
+  /** The type each parameter is bound as (`bindTypeName`): fixed by the text, so kept with it. */
+  types: string[];
 }
 
 /**
@@ -29,7 +31,7 @@ const SAFE_TEXT = /^[A-Za-z0-9_]*$/;
 export function renderSql(root: Select): Statement {
   const renderer = new Renderer();
   const sql = renderer.select(root);
-  return { sql, params: renderer.params, nodes: renderer.nodes };
+  return { sql, params: renderer.params, nodes: renderer.nodes, types: renderer.nodes.map((n) => bindTypeName(n.type)) };
 }
 
 /** One statement's rendering: numbers each parameter node once, in order of appearance. */
@@ -291,7 +293,7 @@ function functionName(name: string, schema: string | null): string {
  * as a per-row filter instead of a constant, converting the label again on every row it scans.
  * The statement's cast of an enum to itself then costs nothing.
  */
-export function bindTypeName(t: SqlType): string {
+function bindTypeName(t: SqlType): string {
   return t.enum === true && !t.array ? renderType(t) : "text";
 }
 

@@ -76,6 +76,7 @@ function servesAsOneServer(served: () => Served | undefined) {
     const admin = new pg.Client({ connectionString: s.heldDatabaseUrl });
     // A session of its own: inside the admin's transaction pg_stat_activity would not change.
     const watch = new pg.Client({ connectionString: s.heldDatabaseUrl });
+    for (const c of [admin, watch]) c.on("error", () => {});
     await Promise.all([admin.connect(), watch.connect()]);
     try {
       await admin.query("begin");
