@@ -9,7 +9,7 @@ import type { Coerced } from "./coerceInput";
 import type { PlanContext } from "./context";
 import { decodeNodeId, nodeIdKeyParams } from "./nodeId";
 import { checkLength } from "./checkLength";
-import { arrayType, enumLabels, sqlTypeOf, valueParam } from "./valueParams";
+import { arrayType, enumLabels, filterOperand, sqlTypeOf, valueParam } from "./valueParams";
 import type { CompareOp, FilterPlan } from "./types";
 
 type Obj = { [key: string]: Coerced };
@@ -112,11 +112,11 @@ function columnOps(ctx: PlanContext, column: string, typeOid: number, ops: Obj, 
     // A null operand is compared as SQL null (so matches nothing), as pg_graphql does.
     const labels = enumLabels(field.type);
     if (op === "in") {
-      out.push({ kind: "compare", column, op, value: valueParam(v, arrayType(colType), labels) });
+      out.push({ kind: "compare", column, op, value: filterOperand(v, arrayType(colType), labels) });
     } else if (LIST_OPS.has(op) || colType.array) {
       out.push({ kind: "compare", column, op, value: valueParam(Array.isArray(v) ? v : [v], colType, labels) });
     } else {
-      out.push({ kind: "compare", column, op, value: valueParam(v, colType, labels) });
+      out.push({ kind: "compare", column, op, value: filterOperand(v, colType, labels) });
     }
   }
   return out;

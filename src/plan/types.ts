@@ -4,7 +4,7 @@
 import type { CollectedField } from "../document/collectFields";
 import type { PgFunction, Table } from "../catalog/model";
 import type { Relation, RelationQuantifier } from "../schema/resolution";
-import type { Nulls, Direction, ParamNode, SqlType } from "../sql/ast";
+import type { Direction, EnumLiteral, Nulls, ParamNode, SqlType } from "../sql/ast";
 
 export interface OperationPlan {
   /** Mutation fields run in order, in the request's one transaction. */
@@ -201,7 +201,7 @@ export type FilterPlan =
   | { kind: "and"; items: FilterPlan[] }
   | { kind: "or"; items: FilterPlan[] }
   | { kind: "not"; item: FilterPlan }
-  | { kind: "compare"; column: string; op: CompareOp; value: ParamNode }
+  | { kind: "compare"; column: string; op: CompareOp; value: ParamNode | EnumLiteral }
   | { kind: "isNull"; column: string; negated: boolean }
   /** The row's primary key equals the given values (a `nodeId` filter). */
   | { kind: "primaryKey"; values: ParamNode[] }

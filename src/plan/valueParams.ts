@@ -4,7 +4,7 @@
 import { GraphQLEnumType, getNamedType, type GraphQLType } from "graphql";
 import type { Catalog, PgType } from "../catalog/model";
 import { typeSourceOf } from "../schema/resolution";
-import { param, pgType, type ParamNode, type SqlType } from "../sql/ast";
+import { param, pgType, type EnumLiteral, type ParamNode, type SqlType } from "../sql/ast";
 import type { Coerced } from "./coerceInput";
 
 const typeIndexes = new WeakMap<Catalog, Map<number, PgType>>();
@@ -30,7 +30,7 @@ export function sqlTypeOf(catalog: Catalog, oid: number): SqlType {
 }
 
 export function arrayType(t: SqlType): SqlType {
-  return { schema: t.schema, name: t.name, array: true };
+  return { schema: t.schema, name: t.name, array: true, ...(t.enum === true ? { enum: true } : {}) };
 }
 
 /** Enum values travel as their database labels; `values` maps GraphQL names to labels. */
@@ -61,4 +61,16 @@ export function arrayLiteral(values: readonly Coerced[], labels: Readonly<Record
 
 export function valueParam(value: Coerced, type: SqlType, labels: Readonly<Record<string, string>> | null): ParamNode {
   return param(scalarText(value, labels), type);
+}
+
+/**
+ * A filter's operand: an enum column's labels as a literal (see `EnumLiteral`), when every one is
+ * given; any other value as a parameter (a null compares as SQL null, matching nothing).
+ */
+export function filterOperand(value: Coerced, type: SqlType, labels: Readonly<Record<string, string>> | null): ParamNode | EnumLiteral {
+  const given = (v: Coerced) => typeof v === "string";
+  if (type.enum === true && labels !== null && (type.array ? Array.isArray(value) && value.length > 0 && value.every(given) : given(value))) {
+    return { kind: "enumLiteral", text: scalarText(value, labels)!, type };
+  }
+  return valueParam(value, type, labels);
 }

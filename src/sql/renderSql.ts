@@ -71,6 +71,9 @@ class Renderer {
       case "text":
         invariant(SAFE_TEXT.test(e.value), "text constant must be a plain name");
         return "'" + e.value + "'";
+      case "enumLiteral":
+        invariant(e.type.enum === true, "an enum literal must be of an enum type");
+        return quoteLiteral(e.text) + "::" + renderType(e.type);
       case "call": {
         const name = (e.schema === null ? "" : quoteIdent(e.schema) + ".") + functionName(e.name, e.schema);
         const order = e.orderBy && e.orderBy.length > 0 ? " order by " + this.orderList(e.orderBy) : "";
