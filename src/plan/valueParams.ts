@@ -70,7 +70,9 @@ export function valueParam(value: Coerced, type: SqlType, labels: Readonly<Recor
 export function filterOperand(value: Coerced, type: SqlType, labels: Readonly<Record<string, string>> | null): ParamNode | EnumLiteral {
   const given = (v: Coerced) => typeof v === "string";
   if (type.enum === true && labels !== null && (type.array ? Array.isArray(value) && value.length > 0 && value.every(given) : given(value))) {
-    return { kind: "enumLiteral", text: scalarText(value, labels)!, type };
+    // A list is a set to `= any(...)`: written once per set of labels, whatever the order given.
+    const text = Array.isArray(value) ? arrayLiteral([...new Set(value as string[])].sort(), labels) : scalarText(value, labels)!;
+    return { kind: "enumLiteral", text, type };
   }
   return valueParam(value, type, labels);
 }

@@ -29,12 +29,13 @@ export interface ParamNode {
 
 /**
  * Labels of an enum type, written into the statement: `text` is one label, or the array input
- * text of several when `type` is the enum's array type. Each label comes from the catalog (a
- * request only chooses which of the enum's values), so the number of texts is bounded by the
- * enum's. A plan then sees the constant: the column's statistics decide its row estimate, and
- * the generic plan a prepared statement switches to after five executions keeps it, where with
- * a parameter it would plan for an average label (a bitmap scan over a third of the rows where
- * an index-only scan was right, three times slower on the bench's filtered count).
+ * text of a set of them when `type` is the enum's array type. Each label comes from the catalog
+ * (a request only chooses among the enum's values), so a query text renders to one statement per
+ * label or set of labels, and the caches of statements and plans are bounded. A plan then sees
+ * the constant: the column's statistics decide its row estimate, and the generic plan a prepared
+ * statement switches to after five executions keeps it, where with a parameter it would plan for
+ * an average label (a bitmap scan over a third of the rows where an index-only scan was right,
+ * three times slower on the bench's filtered count).
  */
 export interface EnumLiteral {
   kind: "enumLiteral";

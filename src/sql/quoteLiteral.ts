@@ -1,5 +1,6 @@
 // SQL stage: the one function that turns a planner-chosen string (a JSON fragment of the
-// response's keys) into an SQL string literal. User values never pass here: they are parameters.
+// response's keys, an enum's labels read from the catalog) into an SQL string literal. Values a
+// request gives never pass here: they are parameters.
 
 import { invariant } from "../util/invariant";
 
