@@ -135,7 +135,7 @@ export function describeCounters(c: CodeCacheCounters): string {
   return `${c.hits} bodies read from the code cache, ${c.misses} compiled without a file, ${c.rejected} files refused, ${c.writes} written`;
 }
 
-export function renderFactors(f: MachineFactors, end: CpuTicks = cpuTicks()): string[] {
+export function renderFactors(f: MachineFactors, end: CpuTicks): string[] {
   const stolen = stolenShares(f, end);
   return [
     "### What the machine brings (for comparing runs across machines of this size)",

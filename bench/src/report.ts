@@ -128,10 +128,12 @@ export function renderMarkdown(r: Report, plots: { throughput?: string | undefin
   const plotFile = plots.throughput;
   const sat = Math.max(...r.clients);
   const lines: string[] = [];
+  // One reading of the CPU counters ends both the run's steal and each section's.
+  const end = cpuTicks();
   lines.push("## Latest results", "");
   lines.push(`- Date: ${r.date}`, `- Commit: ${r.commit}`, `- Machine: ${r.machine}`, `- PostgreSQL: ${r.postgres}`, `- Run: ${r.settings}`, `- Load average (1 min) before the run: ${r.load.toFixed(2)} on ${cpus().length} cores`);
   if (r.factors && r.factors.cpuBySection.length > 0) {
-    const share = stolenShare(r.factors.cpuBySection[0]![1], cpuTicks());
+    const share = stolenShare(r.factors.cpuBySection[0]![1], end);
     lines.push(`- CPU time the hypervisor gave to other guests during the run (steal): ${(share * 100).toFixed(1)}% (per section in "What the machine brings")`);
   }
   lines.push("");
@@ -191,7 +193,7 @@ export function renderMarkdown(r: Report, plots: { throughput?: string | undefin
   if (r.requestLogging) lines.push(...renderRequestLogging(r.requestLogging));
   if (r.features) lines.push(...renderFeatures(r.features, r.clients));
   if (r.platform) lines.push(...renderPlatform(r.platform));
-  if (r.factors) lines.push(...renderFactors(r.factors));
+  if (r.factors) lines.push(...renderFactors(r.factors, end));
   if (r.notes.length > 0) {
     lines.push("### Notes", "");
     for (const n of r.notes) lines.push(`- ${n}`);

@@ -30,7 +30,7 @@ export function sqlTypeOf(catalog: Catalog, oid: number): SqlType {
 }
 
 export function arrayType(t: SqlType): SqlType {
-  return { schema: t.schema, name: t.name, array: true, ...(t.enum === true ? { enum: true } : {}) };
+  return { ...t, array: true };
 }
 
 /** Enum values travel as their database labels; `values` maps GraphQL names to labels. */

@@ -1,11 +1,12 @@
 // Util: a small bounded map (least recently used entry evicted first) for the caches.
 
+const NONE: unique symbol = Symbol("no entry");
+
 export class LruMap<K, V> {
   private readonly map = new Map<K, V>();
   /** The most recently used key: asked again (a backend repeating one request), it is already
    * at that end, and a delete and re-insert would only leave garbage in the map's table. */
-  private newest: K | undefined = undefined;
-  private hasNewest = false;
+  private newest: K | typeof NONE = NONE;
 
   constructor(
     private readonly capacity: number,
@@ -19,12 +20,11 @@ export class LruMap<K, V> {
   get(key: K): V | undefined {
     const value = this.map.get(key);
     if (value === undefined) return undefined;
-    if (this.hasNewest && this.newest === key) return value;
+    if (this.newest === key) return value;
     // Re-inserting moves the entry to the most recently used end.
     this.map.delete(key);
     this.map.set(key, value);
     this.newest = key;
-    this.hasNewest = true;
     return value;
   }
 
@@ -32,17 +32,13 @@ export class LruMap<K, V> {
     this.map.delete(key);
     this.map.set(key, value);
     this.newest = key;
-    this.hasNewest = true;
     while (this.map.size > this.capacity) {
       const oldest = this.map.keys().next();
       if (oldest.done) break;
       const evicted = this.map.get(oldest.value)!;
       this.map.delete(oldest.value);
       // A capacity of 0 evicts the entry just set.
-      if (this.hasNewest && this.newest === oldest.value) {
-        this.hasNewest = false;
-        this.newest = undefined;
-      }
+      if (this.newest === oldest.value) this.newest = NONE;
       this.onEvict(evicted);
     }
   }
@@ -50,7 +46,6 @@ export class LruMap<K, V> {
   clear(): void {
     for (const v of this.map.values()) this.onEvict(v);
     this.map.clear();
-    this.hasNewest = false;
-    this.newest = undefined;
+    this.newest = NONE;
   }
 }

@@ -31,7 +31,7 @@ describe("enum values in generated statements", () => {
     return out;
   }
 
-  /** The plan of the statement prepared with `types`, after `executions` runs with its values. */
+  /** The plan of the statement, prepared with the types it is bound as, after `executions` runs with its values. */
   async function planAfter(s: BoundStatement, executions: number): Promise<string> {
     const values = s.params.map((p) => (p === null ? "null" : `'${p.replace(/'/g, "''")}'`));
     const args = values.length === 0 ? "" : `(${values.join(", ")})`;
