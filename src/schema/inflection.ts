@@ -44,6 +44,12 @@ export function isValidName(name: string): boolean {
 
 /** Names for one database schema; `inflect` is that schema's `inflect_names` directive. */
 export class Inflector {
+  /**
+   * A table's field names, made once per table: they are asked for each relationship a table is
+   * on, and a string made again is hashed again wherever it is looked up.
+   */
+  private readonly fields = new Map<NamedTable, { readonly base: string; readonly collection: string }>();
+
   constructor(private readonly inflect: boolean) {}
 
   /** Base name of a table's types: `Account`, or the table name untouched without inflection. */
@@ -57,8 +63,17 @@ export class Inflector {
    * with or without inflection (`AccountHolder` → `accountHolderCollection`).
    */
   tableField(table: NamedTable): string {
-    const typeName = this.tableType(table);
-    return typeName.charAt(0).toLowerCase() + typeName.slice(1);
+    return this.fieldsOf(table).base;
+  }
+
+  private fieldsOf(table: NamedTable): { readonly base: string; readonly collection: string } {
+    let f = this.fields.get(table);
+    if (f === undefined) {
+      const typeName = this.tableType(table);
+      const base = typeName.charAt(0).toLowerCase() + typeName.slice(1);
+      this.fields.set(table, (f = { base, collection: `${base}Collection` }));
+    }
+    return f;
   }
 
   column(column: Column): string {
@@ -111,7 +126,7 @@ export class Inflector {
    */
   toLocalFromForeign(fk: Pick<ForeignKey, "localName">, local: NamedTable, oneToOne: boolean): string {
     if (fk.localName !== undefined) return fk.localName;
-    const base = this.tableField(local);
-    return oneToOne ? base : `${base}Collection`;
+    const f = this.fieldsOf(local);
+    return oneToOne ? f.base : f.collection;
   }
 }

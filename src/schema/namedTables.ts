@@ -22,7 +22,8 @@ export function tablesNamedBy(directory: CatalogDirectory, names: ReadonlySet<st
     if (i === undefined) inflectors.set(schema, (i = new Inflector(directory.schemas.get(schema)?.inflectNames ?? false)));
     return i;
   };
-  const byOid = new Map<number, DirectoryTable>();
+  // A table's names are made once, with its schema's inflector (a key is named by both its ends).
+  const byOid = new Map<number, { readonly table: DirectoryTable; readonly inflector: Inflector; readonly base: string }>();
   const byBase = new Map<string, DirectoryTable[]>();
   const byField = new Map<string, DirectoryTable[]>();
   const add = (map: Map<string, DirectoryTable[]>, key: string, t: DirectoryTable) => {
@@ -31,9 +32,11 @@ export function tablesNamedBy(directory: CatalogDirectory, names: ReadonlySet<st
     else map.set(key, [t]);
   };
   for (const t of directory.tables) {
-    byOid.set(t.oid, t);
-    add(byBase, inflector(t.schema).tableType(t), t);
-    add(byField, inflector(t.schema).tableField(t), t);
+    const i = inflector(t.schema);
+    const base = i.tableType(t);
+    byOid.set(t.oid, { table: t, inflector: i, base });
+    add(byBase, base, t);
+    add(byField, i.tableField(t), t);
   }
   // With an opt-in feature on somewhere, a table's names include the features' types.
   const features = anyFeatureOn([...[...directory.schemas.values()].map((s) => s.features), ...directory.tables.map((t) => t.directives.features)]);
@@ -57,18 +60,17 @@ export function tablesNamedBy(directory: CatalogDirectory, names: ReadonlySet<st
     const foreign = byOid.get(key.foreignOid);
     if (local === undefined || foreign === undefined) continue;
     // Each end is named by the other end's schema.
-    const onLocal = inflector(local.schema);
-    const relationNames = [
-      inflector(foreign.schema).toOneLocal(key, foreign),
-      onLocal.toLocalFromForeign(key, local, true),
-      onLocal.toLocalFromForeign(key, local, false),
-    ];
-    if (relationNames.some((n) => names.has(n))) chosen.add(local.oid).add(foreign.oid);
+    if (
+      names.has(foreign.inflector.toOneLocal(key, foreign.table)) ||
+      names.has(local.inflector.toLocalFromForeign(key, local.table, true)) ||
+      names.has(local.inflector.toLocalFromForeign(key, local.table, false))
+    ) {
+      chosen.add(local.table.oid).add(foreign.table.oid);
+    }
   }
   const pending = [...chosen];
   for (let oid = pending.pop(); oid !== undefined; oid = pending.pop()) {
-    const t = byOid.get(oid)!;
-    const base = inflector(t.schema).tableType(t);
+    const base = byOid.get(oid)!.base;
     for (const suffix of suffixes) {
       for (const other of holders(base + suffix)) {
         if (chosen.has(other.oid)) continue;
