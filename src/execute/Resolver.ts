@@ -110,12 +110,15 @@ export class Resolver {
   resolve(query: string, variablesJson: string | null, operationName: string | null): string {
     const schemaKey = this.schemas.key();
     const entry = this.operation(schemaKey, query, operationName);
+    const varsKey = variablesJson ?? "{}";
+    // The same variables text compiled before against this API was read and checked then.
     const compile = (api: ApiSchema) =>
+      this.compiledHit(entry, api, varsKey) ??
       compileRequest(
         variablesJson,
         () => api,
         () => entry.document,
-        (_, doc, vars) => this.compiledFor(entry, api, doc, vars, variablesJson ?? "{}"),
+        (_, doc, vars) => this.compiledFor(entry, api, doc, vars, varsKey),
       );
     // In a large catalog the API of the relations the request names answers it, unless the
     // request fails there (a name those relations do not provide, `node`, introspection): the
@@ -157,18 +160,21 @@ export class Resolver {
     return entry;
   }
 
+  private compiledHit(entry: OperationEntry, api: ApiSchema, varsKey: string): CompiledOperation | undefined {
+    const compiled = entry.compiled.get(api)?.byVariables.get(varsKey);
+    if (compiled) this.stats.compiledCacheHits++;
+    return compiled;
+  }
+
+  /** Compiles for variables not seen with this API before (compiledHit missed). */
   private compiledFor(entry: OperationEntry, api: ApiSchema, doc: PreparedDocument, vars: Variables, varsKey: string): CompiledOperation {
     let caches = entry.compiled.get(api);
     if (caches === undefined) {
       caches = { byVariables: new LruMap(COMPILED_PER_OPERATION), sql: new LruMap(SHAPES_PER_OPERATION) };
       entry.compiled.set(api, caches);
     }
-    let compiled = caches.byVariables.get(varsKey);
-    if (compiled) this.stats.compiledCacheHits++;
-    else {
-      compiled = compileOperation(api, doc, vars, caches.sql, () => this.stats.sqlCacheHits++);
-      caches.byVariables.set(varsKey, compiled);
-    }
+    const compiled = compileOperation(api, doc, vars, caches.sql, () => this.stats.sqlCacheHits++);
+    caches.byVariables.set(varsKey, compiled);
     return compiled;
   }
 

@@ -76,6 +76,29 @@ describe("graphql.resolve in PostgreSQL", () => {
     }
   });
 
+  it("checks variables on every request, a repeated valid text included", async () => {
+    const client = await db.connect();
+    try {
+      const query = "query Q($first: Int!) { accountCollection(first: $first) { edges { node { id } } } }";
+      const answers = [];
+      for (let i = 0; i < 2; i++) {
+        answers.push(await resolve(client, query, { first: "two" }));
+        answers.push(await resolve(client, query, { first: [2] }));
+        answers.push(await resolve(client, query, { first: 2 }));
+      }
+      const [wrongType, list, ok] = answers;
+      expect(wrongType.errors).toHaveLength(1);
+      expect(list.errors).toHaveLength(1);
+      expect(ok.data.accountCollection.edges).toHaveLength(2);
+      // The second round answers exactly as the first, from the caches.
+      expect(answers.slice(3)).toEqual(answers.slice(0, 3));
+      const variablesNotObject = await client.query("select graphql.resolve($1, '[1]'::jsonb) as r", [query]);
+      expect(variablesNotObject.rows[0].r.errors).toHaveLength(1);
+    } finally {
+      await client.end();
+    }
+  });
+
   it("reloads the schema after DDL, and not before", async () => {
     const client = await db.connect();
     try {
