@@ -9,7 +9,10 @@
 // a few ms for this heap) after an outermost call during which a young collection ran, at most
 // once per plv8.heap_reduce_interval calls (0: never), keeps that space given back most of the time for a
 // few percent of the calls' time. It also compacts the old generation, where the first call's
-// reflection leaves its garbage.
+// reflection leaves its garbage. Such a collection also lets the maps of objects no longer alive
+// go, and with them the optimized code that was built for those objects: under load that code is
+// compiled again in the calls that follow. So, whatever the call rate, it runs at most once per
+// second (kMinReductionSpacing).
 //
 // When the postmaster loads the handler (shared_preload_libraries), it also maps the pages of
 // V8's library that only get read (code, constants) into its own address space. A backend that
@@ -52,10 +55,13 @@ void NoteYoungCollection(v8::Isolate *, v8::GCType, v8::GCCallbackFlags, void *d
 	static_cast<Env *>(data)->scavenged = true;
 }
 
+constexpr auto kMinReductionSpacing = std::chrono::seconds(1);
+
 }  // namespace
 
 void WatchYoungGeneration(Env *env) {
 	env->scavenged = false;
+	env->reduced = false;
 	env->calls_since_reduction = INT_MAX;  // the first call's garbage goes at once
 	env->isolate->AddGCEpilogueCallback(NoteYoungCollection, env, v8::kGCTypeScavenge);
 }
@@ -65,6 +71,10 @@ bool ReduceHeap(Env *env) {
 	if (heap_reduce_interval <= 0) return false;
 	if (env->calls_since_reduction < heap_reduce_interval) env->calls_since_reduction++;
 	if (env->calls_since_reduction < heap_reduce_interval || !env->scavenged) return false;
+	const auto now = std::chrono::steady_clock::now();
+	if (env->reduced && now - env->last_reduction < kMinReductionSpacing) return false;
+	env->reduced = true;
+	env->last_reduction = now;
 	env->calls_since_reduction = 0;
 	env->scavenged = false;
 	v8::Isolate::Scope scope(env->isolate);

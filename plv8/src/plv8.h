@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
@@ -80,6 +81,8 @@ struct Env {
 	CodeCacheStats code_cache;
 	bool scavenged;                // a young-generation collection ran since the last ReduceHeap
 	int calls_since_reduction;      // outermost calls since then
+	std::chrono::steady_clock::time_point last_reduction;  // of the last ReduceHeap that collected
+	bool reduced;                   // one has
 };
 
 extern int memory_limit_mb;
