@@ -44,6 +44,19 @@ describe("V8 heap footprint", () => {
     await client.end();
   });
 
+  it("gives it back again after a later call, once a second has passed since the last time", async () => {
+    const client = await db.connect();
+    await client.query("set plv8.heap_reduce_interval = 1");
+    for (let i = 0; i < 2; i++) {
+      // The wait the test controls: the collections are at most one a second apart.
+      if (i > 0) await client.query("select pg_sleep(1.2)");
+      expect((await client.query("select churn(2000000) as kept")).rows[0].kept).toBe(64);
+      const spaces = (await client.query<{ spaces: Record<string, Space> }>(spacesSql)).rows[0]!.spaces;
+      expect(spaces.new_space!.size).toBeLessThanOrEqual(1 << 20);
+    }
+    await client.end();
+  });
+
   it("keeps both semi-spaces with plv8.heap_reduce_interval = 0", async () => {
     const client = await db.connect();
     await client.query("set plv8.heap_reduce_interval = 0");
