@@ -61,8 +61,9 @@ constexpr auto kMinReductionSpacing = std::chrono::seconds(1);
 
 void WatchYoungGeneration(Env *env) {
 	env->scavenged = false;
-	env->reduced = false;
-	env->calls_since_reduction = INT_MAX;  // the first call's garbage goes at once
+	// The first call's garbage goes at once: as if the last collection were a spacing ago.
+	env->calls_since_reduction = INT_MAX;
+	env->last_reduction = std::chrono::steady_clock::now() - kMinReductionSpacing;
 	env->isolate->AddGCEpilogueCallback(NoteYoungCollection, env, v8::kGCTypeScavenge);
 }
 
@@ -72,8 +73,7 @@ bool ReduceHeap(Env *env) {
 	if (env->calls_since_reduction < heap_reduce_interval) env->calls_since_reduction++;
 	if (env->calls_since_reduction < heap_reduce_interval || !env->scavenged) return false;
 	const auto now = std::chrono::steady_clock::now();
-	if (env->reduced && now - env->last_reduction < kMinReductionSpacing) return false;
-	env->reduced = true;
+	if (now - env->last_reduction < kMinReductionSpacing) return false;
 	env->last_reduction = now;
 	env->calls_since_reduction = 0;
 	env->scavenged = false;

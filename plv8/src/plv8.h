@@ -82,7 +82,6 @@ struct Env {
 	bool scavenged;                // a young-generation collection ran since the last ReduceHeap
 	int calls_since_reduction;      // outermost calls since then
 	std::chrono::steady_clock::time_point last_reduction;  // of the last ReduceHeap that collected
-	bool reduced;                   // one has
 };
 
 extern int memory_limit_mb;

@@ -32,7 +32,7 @@ function hasDirective(comment: string | null): comment is string {
  * the last `)`, so parentheses inside string values survive.
  */
 export function directiveJson(comment: string | null): JsonObject {
-  if (!hasDirective(comment)) return {};
+  if (comment === null) return {};
   const start = comment.indexOf("@graphql(");
   if (start < 0) return {};
   const bodyStart = start + "@graphql(".length;
