@@ -7,7 +7,7 @@
 // turning from round to round), so a drift of the machine's speed moves all of a round alike.
 import { pgbenchRun, wrkRun, type Bounds, type HttpTarget, type PgTarget } from "./load";
 import { settled, summarize, type Settled } from "./settle";
-import { endedChildrenCpuMs } from "./processCpu";
+import { awaitChildrenEnded, childPids, endedChildrenCpuMs } from "./processCpu";
 
 export interface InDatabaseScripts {
   floor: string;
@@ -55,13 +55,17 @@ export function measureInDatabase(target: PgTarget, scripts: InDatabaseScripts, 
     const cpu = {} as Record<keyof InDatabaseScripts, number>;
     for (let i = 0; i < names.length; i++) {
       const name = names[(i + round) % names.length]!;
+      const children = postmaster === undefined ? new Set<number>() : childPids(postmaster);
       const before = postmaster === undefined ? 0 : endedChildrenCpuMs(postmaster);
       const run = pgbenchRun(target, scripts[name], clients, bounds, workDir);
       ms[name] = 1000 / run.rps;
-      // Every transaction of the run, the warm-up and each client's first included (its backend's CPU is all there).
-      if (postmaster !== undefined) cpu[name] = (endedChildrenCpuMs(postmaster) - before) / (run.transactions ?? run.requests + clients);
+      // Every transaction of the run, the warm-up and each client's first included (its
+      // backend's CPU is all there once it has ended: some milliseconds after pgbench).
+      if (postmaster !== undefined && awaitChildrenEnded(postmaster, children)) {
+        cpu[name] = (endedChildrenCpuMs(postmaster) - before) / (run.transactions ?? run.requests + clients);
+      }
     }
-    if (postmaster !== undefined) {
+    if (names.every((n) => cpu[n] !== undefined)) {
       cpuRatios.resolveVsBound.push(cpu.resolve / (cpu.floor + cpu.answerJsonb - cpu.answerText));
       cpuRatios.resolveTextVsFloor.push(cpu.resolveText / cpu.floor);
     }
@@ -83,7 +87,7 @@ export function measureInDatabase(target: PgTarget, scripts: InDatabaseScripts, 
     boundVsFloor: summarize(collected.boundVsFloor),
     floorJsonbVsFloor: summarize(collected.floorJsonbVsFloor),
     resolveVsFloor: summarize(collected.resolveVsFloor),
-    ...(postmaster !== undefined ? { cpu: { resolveVsBound: summarize(cpuRatios.resolveVsBound), resolveTextVsFloor: summarize(cpuRatios.resolveTextVsFloor) } } : {}),
+    ...(cpuRatios.resolveVsBound.length > 0 ? { cpu: { resolveVsBound: summarize(cpuRatios.resolveVsBound), resolveTextVsFloor: summarize(cpuRatios.resolveTextVsFloor) } } : {}),
   };
 }
 

@@ -17,6 +17,25 @@ export function endedChildrenCpuMs(pid: number): number {
   return (Number(fields[13]) + Number(fields[14])) * 10;
 }
 
+/** The process's live children. */
+export function childPids(pid: number): Set<number> {
+  const text = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+  return new Set(text === "" ? [] : text.split(" ").map(Number));
+}
+
+/**
+ * Waits (at most `limitMs`) until every child of `pid` not in `before` has ended and been waited
+ * for: a backend's CPU time reaches endedChildrenCpuMs only then, some milliseconds after its
+ * client has gone. True when they all have.
+ */
+export function awaitChildrenEnded(pid: number, before: Set<number>, limitMs = 10_000): boolean {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (const start = Date.now(); ; Atomics.wait(pause, 0, 0, 20)) {
+    if ([...childPids(pid)].every((c) => before.has(c))) return true;
+    if (Date.now() - start > limitMs) return false;
+  }
+}
+
 /**
  * The CPU time every core of the machine has spent on something other than waiting (user, nice,
  * system, interrupts, steal), summed: the cost of a run to every process taking part in it.
