@@ -13,7 +13,9 @@ import {
   upsertVariablesSql,
 } from "./featureQueries";
 import { jsonbAnswer, resolveScript, sqlAnswer, sqlScript } from "./indb";
-import { median, pgbenchRun, wrkRun, type Bounds, type PgTarget, type RunFigures } from "./load";
+import { median, wrkRun, type Bounds, type PgTarget, type RunFigures } from "./load";
+import { measurePairInRounds, type PairRounds } from "./featureRounds";
+import { spread } from "./nestedRatios";
 import type { Cell } from "./report";
 import { requestBody, runOnce } from "./transport";
 
@@ -23,6 +25,8 @@ export interface FeaturePair {
   theirs: Map<number, Cell>;
   /** Another way, shown beside and not judged (the nested insert as one statement). */
   beside?: Map<number, Cell>;
+  /** In the database: the ratios taken within interleaved rounds, by client count. */
+  rounds?: Map<number, PairRounds>;
 }
 
 export interface FeatureFigures {
@@ -46,6 +50,8 @@ export interface FeatureOptions {
   seconds: number;
   warmup: number;
   workDir: string;
+  /** The postmaster's pid: the in-database rounds read their backends' CPU time from it. */
+  postmaster?: number;
   log: (line: string) => void;
 }
 
@@ -60,22 +66,13 @@ async function resetWrites(admin: pg.Client, scale: Scale): Promise<void> {
     select setval('blog_post_id_seq', ${scale.posts}), setval('blog_id_seq', ${scale.blogs}), setval('account_id_seq', ${scale.accounts})`);
 }
 
-/**
- * Warm-up, then the median of the timed runs, per client count (`before` runs ahead of each).
- * `warmsItself`: each run warms its own connections (pgbench's warmupSeconds), so no run of its own.
- */
-async function timed(o: FeatureOptions, run: (clients: number, bounds: Bounds) => RunFigures, before: () => Promise<void>, warmsItself = false): Promise<Map<number, Cell>> {
+/** Over HTTP: a warm-up run, then the median of the timed runs, per client count. */
+async function timed(o: FeatureOptions, run: (clients: number, bounds: Bounds) => RunFigures): Promise<Map<number, Cell>> {
   const out = new Map<number, Cell>();
   for (const clients of o.clients) {
-    if (!warmsItself) {
-      await before();
-      run(clients, { seconds: o.warmup, maxRequests: 2_000_000 });
-    }
+    run(clients, { seconds: o.warmup, maxRequests: 2_000_000 });
     const figures: RunFigures[] = [];
-    for (let i = 0; i < o.runs; i++) {
-      await before();
-      figures.push(run(clients, { seconds: o.seconds, maxRequests: 2_000_000, warmupSeconds: o.warmup }));
-    }
+    for (let i = 0; i < o.runs; i++) figures.push(run(clients, { seconds: o.seconds, maxRequests: 2_000_000 }));
     out.set(clients, {
       rps: median(figures.map((f) => f.rps)),
       p50Ms: median(figures.map((f) => f.p50Ms)),
@@ -119,7 +116,7 @@ async function relationFilter(o: FeatureOptions, engines: HttpEngine[], wrong: s
   }
   if (!ok) return undefined;
   const http = (e: HttpEngine) => (clients: number, bounds: Bounds) => wrkRun({ url: e.url, headers: e.headers, body: requestBody(e, q, noPrepared) }, clients, bounds, o.workDir);
-  const pair = { mine: await timed(o, http(ours), async () => {}), theirs: await timed(o, http(theirs), async () => {}) };
+  const pair = { mine: await timed(o, http(ours)), theirs: await timed(o, http(theirs)) };
   logPair(o, "relfilter", pair, "pg_graphql server", "PostGraphile v5 + connection-filter");
   return pair;
 }
@@ -144,9 +141,16 @@ async function inDatabase(
       return undefined;
     }
   }
-  const pgbench = (script: string) => (clients: number, bounds: Bounds) => pgbenchRun(o.pgTarget, script, clients, bounds, o.workDir);
-  const pair: FeaturePair = { mine: await timed(o, pgbench(scripts.mine), before, true), theirs: await timed(o, pgbench(scripts.theirs), before, true) };
-  if (scripts.beside !== undefined) pair.beside = await timed(o, pgbench(scripts.beside), before, true);
+  const pair: FeaturePair = { mine: new Map(), theirs: new Map(), rounds: new Map() };
+  if (scripts.beside !== undefined) pair.beside = new Map();
+  for (const clients of o.clients) {
+    const r = await measurePairInRounds(o.pgTarget, scripts, clients, { seconds: o.seconds, maxRequests: 2_000_000, warmupSeconds: o.warmup }, o.workDir, before, o.postmaster);
+    pair.mine.set(clients, r.cells.mine!);
+    pair.theirs.set(clients, r.cells.theirs!);
+    if (r.cells.beside) pair.beside?.set(clients, r.cells.beside);
+    pair.rounds!.set(clients, r);
+    o.log(`${name.padEnd(9)} @${clients}: graphql.resolve's time ${spread(r.time)} the hand-written SQL's${r.cpu ? `, on backend CPU ${spread(r.cpu)}` : ""}`);
+  }
   logPair(o, name, pair, "graphql.resolve", "hand-written SQL");
   return pair;
 }

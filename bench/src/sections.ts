@@ -6,7 +6,7 @@
 import type { AnswerCheck } from "./answerCheck";
 import { statsSchema } from "./backendStats";
 import type { BenchRun } from "./benchRun";
-import { log } from "./benchRun";
+import { log, postmasterPid } from "./benchRun";
 import { measureBigTables, type BigTableFigures } from "./bigTables";
 import { connectionUrl } from "./cluster";
 import { measureColdStart, measureMemory } from "./coldStart";
@@ -78,7 +78,7 @@ export async function featuresSection(run: BenchRun): Promise<FeatureFigures | u
   if (!run.extensionReady || !oursServerAvailable() || !queryWanted(settings, "features")) return undefined;
   const features = await measureFeatures({
     admin: run.admin, user: run.user, authUrl: run.authUrl, pgTarget: run.pgTarget, scale: settings.scale, clients: settings.clientLevels,
-    runs: settings.runs, seconds: settings.seconds, warmup: settings.warmup, workDir: run.workDir, log,
+    runs: settings.runs, seconds: settings.seconds, warmup: settings.warmup, workDir: run.workDir, postmaster: postmasterPid(run.cluster), log,
   });
   if (features.wrong.length > 0) {
     run.mismatches++;

@@ -5,6 +5,7 @@ import type { Cell, Report, Target } from "./report";
 import type { BenchQuery } from "./queries";
 import { flatness } from "./bigTables";
 import type { FeaturePair } from "./features";
+import type { PairRounds } from "./featureRounds";
 import type { Settled } from "./settle";
 import type { InDatabaseRatios } from "./nestedRatios";
 import { platformTargets } from "./platformTargets";
@@ -83,9 +84,12 @@ export function evaluateTargets(r: Report): Target[] {
   const queries = [...new Set(r.rows.map((x) => x.query))];
   for (const q of queries) {
     const vsV5 = ratios(r, q, "ours", "postgraphile5");
+    // Where the database's own work decides the rate, not even the HTTP floor (the hand-written
+    // SQL behind a bare server) reaches the target: its ratio is the ceiling, printed beside.
+    const floorVsV5 = ratios(r, q, "httpFloor", "postgraphile5");
     targets.push({
       name: `Over HTTP: at least ${minTimesV5}× PostGraphile v5's req/s — ${q.title}`,
-      measured: vsV5 ? perClients(vsV5) : "not measured",
+      measured: vsV5 ? perClients(vsV5) + (floorVsV5 ? ` (the HTTP floor: ${perClients(floorVsV5)})` : "") : "not measured",
       pass: vsV5 !== undefined && [...vsV5.values()].every((x) => x >= minTimesV5),
     });
   }
@@ -122,17 +126,40 @@ function featureTargets(r: Report): Target[] {
     measured: x ? perClients(x) + beside : "not measured",
     pass: x !== undefined && [...x.values()].every(holds),
   });
+  // In the database, each pair is judged on the median of the ratios taken within its rounds.
+  const rounds = (pair: FeaturePair | undefined, pick: (r: PairRounds) => Settled | undefined) => {
+    if (!pair?.rounds) return undefined;
+    const out = new Map<number, Settled>();
+    for (const c of r.clients) {
+      const s = pair.rounds.get(c);
+      const x = s && pick(s);
+      if (!x) return undefined;
+      out.set(c, x);
+    }
+    return out;
+  };
+  const medians = (m: Map<number, Settled> | undefined) => (m ? new Map([...m].map(([c, s]) => [c, s.median])) : undefined);
+  const spreads = (m: Map<number, Settled>) => [...m].map(([c, s]) => `${spreadOf(s)} @${c}`).join(", ");
+  const inDatabase = (name: string, pair: FeaturePair | undefined, beside: string) => {
+    const time = rounds(pair, (x) => x.time);
+    const cpu = rounds(pair, (x) => x.cpu);
+    const notes = [cpu ? `on the backends' CPU per request: ${perClients(medians(cpu)!)}` : "", beside].filter((n) => n !== "");
+    return {
+      name,
+      measured: time ? spreads(time) + (notes.length > 0 ? ` (${notes.join("; ")})` : "") : "not measured",
+      pass: time !== undefined && [...time.values()].every((x) => x.median <= 1.3),
+    };
+  };
   // The nested insert as one statement with data-modifying CTEs (not the same statements, so not
   // judged): the least the work itself takes.
-  const oneStatement = f?.nested?.beside ? ratio({ mine: f.nested.mine, theirs: f.nested.beside }, true) : undefined;
+  const oneStatement = medians(rounds(f?.nested, (x) => x.besideTime));
   return [
     target(`Over HTTP: a relation filter at least ${minTimesV5}× the req/s of PostGraphile v5 with postgraphile-plugin-connection-filter`, ratio(f?.relationFilter, false), (x) => x >= minTimesV5),
-    target("In the database: an upsert at most 1.3× the time of the hand-written SQL returning the same answer as jsonb", ratio(f?.upsert, true), (x) => x <= 1.3),
-    target(
+    inDatabase("In the database: an upsert at most 1.3× the time of the hand-written SQL returning the same answer as jsonb", f?.upsert, ""),
+    inDatabase(
       "In the database: a nested insert (1 parent + 10 children) at most 1.3× the time of the hand-written SQL running the same statements and returning the same answer as jsonb",
-      ratio(f?.nested, true),
-      (x) => x <= 1.3,
-      oneStatement ? ` (against one statement with data-modifying CTEs: ${perClients(oneStatement)})` : "",
+      f?.nested,
+      oneStatement ? `against one statement with data-modifying CTEs: ${perClients(oneStatement)}` : "",
     ),
   ];
 }
