@@ -76,6 +76,7 @@ export async function largeCatalogSection(run: BenchRun): Promise<LargeCatalogFi
 export async function featuresSection(run: BenchRun): Promise<FeatureFigures | undefined> {
   const { settings } = run;
   if (!run.extensionReady || !oursServerAvailable() || !queryWanted(settings, "features")) return undefined;
+  noteLoad(run.factors, "opt-in features");
   const features = await measureFeatures({
     admin: run.admin, user: run.user, authUrl: run.authUrl, pgTarget: run.pgTarget, scale: settings.scale, clients: settings.clientLevels,
     runs: settings.runs, seconds: settings.seconds, warmup: settings.warmup, workDir: run.workDir, postmaster: postmasterPid(run.cluster), log,
