@@ -5,10 +5,10 @@
 // within rounds, with their medians and spreads. Each round runs the scripts back to back in a
 // turning order, so a drift of the machine's speed moves all of a round alike (as nestedRatios.ts).
 import type { Bounds, PgTarget, RunFigures } from "./load";
-import { median, pgbenchRun } from "./load";
-import { awaitChildrenEnded, childPids, endedChildrenCpuMs } from "./processCpu";
+import { median } from "./load";
+import { pgbenchRunWithCpu } from "./processCpu";
 import type { Cell } from "./report";
-import { settled, summarize, type Settled } from "./settle";
+import { ROUNDS, settled, summarize, type Settled } from "./settle";
 
 export interface PairScripts {
   mine: string;
@@ -27,7 +27,6 @@ export interface PairRounds {
   cpu?: Settled;
 }
 
-const rounds = { min: 5, max: 15, tolerance: 0.02 };
 
 /** `postmaster`: its pid, for the backends' CPU time (pgbench's backends end with each run). */
 export async function measurePairInRounds(
@@ -44,23 +43,17 @@ export async function measurePairInRounds(
   const time: number[] = [];
   const besideTime: number[] = [];
   const cpu: number[] = [];
-  while (time.length < rounds.min || (time.length < rounds.max && !(settled(time, rounds.tolerance) && settled(cpu.length > 0 ? cpu : time, rounds.tolerance)))) {
+  while (time.length < ROUNDS.min || (time.length < ROUNDS.max && !(settled(time, ROUNDS.tolerance) && settled(cpu.length > 0 ? cpu : time, ROUNDS.tolerance)))) {
     const round = time.length;
     const rps = {} as Record<Name, number>;
     const cpuPerRequest = {} as Record<Name, number>;
     for (let i = 0; i < names.length; i++) {
       const name = names[(i + round) % names.length]!;
       await before();
-      const children = postmaster === undefined ? new Set<number>() : childPids(postmaster);
-      const start = postmaster === undefined ? 0 : endedChildrenCpuMs(postmaster);
-      const run = pgbenchRun(target, scripts[name]!, clients, bounds, workDir);
+      const { run, cpuMsPerRequest } = pgbenchRunWithCpu(target, scripts[name]!, clients, bounds, workDir, postmaster);
       figures[name].push(run);
       rps[name] = run.rps;
-      // Every transaction of the run, the warm-up and each client's first included, once its
-      // backends have ended.
-      if (postmaster !== undefined && awaitChildrenEnded(postmaster, children)) {
-        cpuPerRequest[name] = (endedChildrenCpuMs(postmaster) - start) / (run.transactions ?? run.requests + clients);
-      }
+      if (cpuMsPerRequest !== undefined) cpuPerRequest[name] = cpuMsPerRequest;
     }
     time.push(rps.theirs / rps.mine);
     if (rps.beside !== undefined) besideTime.push(rps.beside / rps.mine);

@@ -5,9 +5,9 @@
 // over "the floor plus returning our answer as jsonb", _resolve_text's over the text floor's, and
 // our server's req/s over the HTTP floor's. Each round runs every script back to back (their order
 // turning from round to round), so a drift of the machine's speed moves all of a round alike.
-import { pgbenchRun, wrkRun, type Bounds, type HttpTarget, type PgTarget } from "./load";
-import { settled, summarize, type Settled } from "./settle";
-import { awaitChildrenEnded, childPids, endedChildrenCpuMs } from "./processCpu";
+import { wrkRun, type Bounds, type HttpTarget, type PgTarget } from "./load";
+import { ROUNDS, settled, summarize, type Settled } from "./settle";
+import { pgbenchRunWithCpu } from "./processCpu";
 
 export interface InDatabaseScripts {
   floor: string;
@@ -41,7 +41,6 @@ export interface NestedRatios {
   overHttp: Map<number, Settled>;
 }
 
-const rounds = { min: 5, max: 15, tolerance: 0.02 };
 
 /** `postmaster`: its pid, for the backends' CPU time (pgbench's backends end with each run). */
 export function measureInDatabase(target: PgTarget, scripts: InDatabaseScripts, clients: number, bounds: Bounds, workDir: string, postmaster?: number): InDatabaseRatios {
@@ -55,15 +54,9 @@ export function measureInDatabase(target: PgTarget, scripts: InDatabaseScripts, 
     const cpu = {} as Record<keyof InDatabaseScripts, number>;
     for (let i = 0; i < names.length; i++) {
       const name = names[(i + round) % names.length]!;
-      const children = postmaster === undefined ? new Set<number>() : childPids(postmaster);
-      const before = postmaster === undefined ? 0 : endedChildrenCpuMs(postmaster);
-      const run = pgbenchRun(target, scripts[name], clients, bounds, workDir);
+      const { run, cpuMsPerRequest } = pgbenchRunWithCpu(target, scripts[name], clients, bounds, workDir, postmaster);
       ms[name] = 1000 / run.rps;
-      // Every transaction of the run, the warm-up and each client's first included (its
-      // backend's CPU is all there once it has ended: some milliseconds after pgbench).
-      if (postmaster !== undefined && awaitChildrenEnded(postmaster, children)) {
-        cpu[name] = (endedChildrenCpuMs(postmaster) - before) / (run.transactions ?? run.requests + clients);
-      }
+      if (cpuMsPerRequest !== undefined) cpu[name] = cpuMsPerRequest;
     }
     if (names.every((n) => cpu[n] !== undefined)) {
       cpuRatios.resolveVsBound.push(cpu.resolve / (cpu.floor + cpu.answerJsonb - cpu.answerText));
@@ -96,8 +89,8 @@ function settleSync(sample: () => number, other: () => number[]): void {
   const taken: number[] = [];
   for (;;) {
     taken.push(sample());
-    const enough = taken.length >= rounds.min && settled(taken, rounds.tolerance) && settled(other(), rounds.tolerance);
-    if (enough || taken.length >= rounds.max) return;
+    const enough = taken.length >= ROUNDS.min && settled(taken, ROUNDS.tolerance) && settled(other(), ROUNDS.tolerance);
+    if (enough || taken.length >= ROUNDS.max) return;
   }
 }
 
@@ -105,7 +98,7 @@ export function measureOverHttp(ours: HttpTarget, floor: HttpTarget, clients: nu
   wrkRun(ours, clients, { seconds: 1, maxRequests: bounds.maxRequests }, workDir);
   wrkRun(floor, clients, { seconds: 1, maxRequests: bounds.maxRequests }, workDir);
   const ratios: number[] = [];
-  while (ratios.length < rounds.min || (ratios.length < rounds.max && !settled(ratios, rounds.tolerance))) {
+  while (ratios.length < ROUNDS.min || (ratios.length < ROUNDS.max && !settled(ratios, ROUNDS.tolerance))) {
     const first = ratios.length % 2 === 0;
     const a = wrkRun(first ? ours : floor, clients, bounds, workDir);
     const b = wrkRun(first ? floor : ours, clients, bounds, workDir);

@@ -1,6 +1,7 @@
 // Bench stage: CPU time. Input: a process id, or nothing for the whole machine; output: user +
 // system CPU time in milliseconds, from /proc at clock ticks of 10 ms.
 import { readFileSync } from "node:fs";
+import { pgbenchRun, type Bounds, type PgTarget, type RunFigures } from "./load";
 
 export function processCpuMs(pid: number): number {
   const text = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -21,6 +22,19 @@ export function endedChildrenCpuMs(pid: number): number {
 export function childPids(pid: number): Set<number> {
   const text = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
   return new Set(text === "" ? [] : text.split(" ").map(Number));
+}
+
+/**
+ * A pgbench run, and with `postmaster` (its pid: pgbench's backends end with each run) the CPU
+ * time its backends took per transaction, the warm-up and each client's first included; none
+ * when they had not all ended within awaitChildrenEnded's bound.
+ */
+export function pgbenchRunWithCpu(target: PgTarget, script: string, clients: number, bounds: Bounds, workDir: string, postmaster?: number): { run: RunFigures; cpuMsPerRequest?: number } {
+  const children = postmaster === undefined ? new Set<number>() : childPids(postmaster);
+  const start = postmaster === undefined ? 0 : endedChildrenCpuMs(postmaster);
+  const run = pgbenchRun(target, script, clients, bounds, workDir);
+  if (postmaster === undefined || !awaitChildrenEnded(postmaster, children)) return { run };
+  return { run, cpuMsPerRequest: (endedChildrenCpuMs(postmaster) - start) / (run.transactions ?? run.requests + clients) };
 }
 
 /**

@@ -18,6 +18,9 @@ export interface SettleOptions {
   tolerance: number;
 }
 
+/** The rounds of the sections judged within rounds (the nested query's and the opt-in features'). */
+export const ROUNDS: SettleOptions = { min: 5, max: 15, tolerance: 0.02 };
+
 export function summarize(samples: number[]): Settled {
   const s = [...samples].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
