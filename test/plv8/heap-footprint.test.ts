@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type pg from "pg";
 import type { TestDatabase } from "../harness/db";
-import { plv8Database } from "./support";
+import { churnFunctionSql, plv8Database } from "./support";
 
 // What a backend's V8 heap keeps between calls: the young generation's idle semi-space is given
 // back after a call that collected it, and a function's ASCII source is read in place rather than
@@ -18,12 +18,7 @@ describe("V8 heap footprint", () => {
     db = await plv8Database();
     const filler = (text: string) => `/* ${text.repeat(150_000)} */`;
     await db.query(`
-      create function churn(n int) returns int as $$
-        // Each object outlives its iteration a little, so that none is optimized away.
-        const ring = new Array(64);
-        for (let i = 0; i < n; i++) ring[i & 63] = { i, s: 'item ' + i };
-        return ring.filter((o) => o !== undefined).length;
-      $$ language plv8;
+      ${churnFunctionSql};
       create function big_ascii() returns int as $$ ${filler("ab")} return 42; $$ language plv8;
       create function big_utf8() returns text as $$ ${filler("é")} return 'ünïcode'; $$ language plv8;
     `);

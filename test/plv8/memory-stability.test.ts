@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestDatabase } from "../harness/db";
-import { backendPid, plv8Database, privateKb } from "./support";
+import { backendPid, churnFunctionSql, plv8Database, privateKb } from "./support";
 
 // 100,000 calls in one backend, each using execute, a prepared plan, a cursor and a caught SQL
 // error, must not grow the backend's private memory: after 100,000 calls it stays within 10%
@@ -27,7 +27,8 @@ describe("memory over many calls", () => {
           if (e.sqlerrcode === '22012') n++;
         }
         return r.length + rows.length + n;
-      $$ language plv8`);
+      $$ language plv8;
+      ${churnFunctionSql}`);
   });
   afterAll(async () => {
     await db.drop();
@@ -37,12 +38,16 @@ describe("memory over many calls", () => {
     const client = await db.connect();
     const pid = await backendPid(client);
     const batch = "select sum(work(g))::int as s from generate_series(1, 10000) g";
-    // Both readings are taken just after a memory-reducing collection (at most one a second runs,
-    // after a call: the wait is the test's own), so that the young generation's idle half, given
-    // back or not depending on when the last one ran, does not count as growth.
+    // Both readings are taken just after a memory-reducing collection, so that the young
+    // generation's idle half, given back or not depending on when the last one ran, does not
+    // count as growth. One runs after a call only when a young collection ran since the last one,
+    // a second has passed (the wait is the test's own) and plv8.heap_reduce_interval calls have
+    // been made: the settling call makes sure of all three.
     const settled = async () => {
       await client.query("select pg_sleep(1.1)");
-      await client.query("select work(1)");
+      await client.query("set plv8.heap_reduce_interval = 1");
+      expect((await client.query("select churn(200000) as kept")).rows[0].kept).toBe(64);
+      await client.query("reset plv8.heap_reduce_interval");
       return privateKb(pid);
     };
     const first = await client.query(batch);

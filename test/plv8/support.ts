@@ -11,6 +11,18 @@ export async function plv8Database(): Promise<TestDatabase> {
 }
 
 /** The error a query fails with (pg's DatabaseError carries SQLSTATE and the other fields). */
+/**
+ * `churn(n)`: n short-lived objects (about 50 bytes each), so that a call of it with n in the
+ * hundreds of thousands runs young collections.
+ */
+export const churnFunctionSql = `
+  create function churn(n int) returns int as $$
+    // Each object outlives its iteration a little, so that none is optimized away.
+    const ring = new Array(64);
+    for (let i = 0; i < n; i++) ring[i & 63] = { i, s: 'item ' + i };
+    return ring.filter((o) => o !== undefined).length;
+  $$ language plv8`;
+
 export async function pgError(run: Promise<unknown>): Promise<pg.DatabaseError> {
   try {
     await run;
