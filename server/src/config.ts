@@ -337,7 +337,6 @@ function platformSettings(pick: Pick): ManagementConfig | undefined {
   const poolIdleTimeoutMs = optional(pick("pool-idle-timeout", "MGMT_POOL_IDLE_TIMEOUT_MS"), (text) =>
     whole("pool idle timeout", "a whole number of milliseconds", text),
   );
-  const poolInUseMs = optional(pick("pool-in-use", "MGMT_POOL_IN_USE_MS"), (text) => whole("pool in use", "a whole number of milliseconds", text));
   const requestLogs = oneOf("request logs", pick("request-logs", "MGMT_REQUEST_LOGS") ?? "on", ["on", "off"]);
   const tenantUrls = oneOf("tenant URLs", pick("tenant-urls", "MGMT_TENANT_URLS") ?? "public", ["public", "local"]);
   return {
@@ -356,7 +355,6 @@ function platformSettings(pick: Pick): ManagementConfig | undefined {
     ...(dataApiConnections !== undefined ? { dataApiConnections } : {}),
     ...(serverInstances !== undefined ? { serverInstances } : {}),
     ...(poolIdleTimeoutMs !== undefined ? { poolIdleTimeoutMs } : {}),
-    ...(poolInUseMs !== undefined ? { poolInUseMs } : {}),
     tenantUrls: { access: tenantUrls },
   };
 }

@@ -80,7 +80,6 @@ export const managementOptions = {
   "data-api-connections": { type: "string" },
   "server-instances": { type: "string" },
   "pool-idle-timeout": { type: "string" },
-  "pool-in-use": { type: "string" },
   email: { type: "string" },
   name: { type: "string" },
   id: { type: "string" },
@@ -123,9 +122,6 @@ Management API (serves /v1 when a platform database is given):
                                [MGMT_SERVER_INSTANCES]
   --pool-idle-timeout MS       close a project's data API connection idle this long, 0 for
                                never, default 60000 [MGMT_POOL_IDLE_TIMEOUT_MS]
-  --pool-in-use MS             a project whose data API was used this recently keeps its
-                               connections when the budget is full: a busy project waits for
-                               its own, 0 for never, default 1000 [MGMT_POOL_IN_USE_MS]
   --tenant-urls public|local   URLs tenants give (OIDC issuers, JWKS, SAML metadata): public
                                fetches https from public addresses only (default); local also
                                allows plain http and loopback addresses, for local development
