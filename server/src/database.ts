@@ -47,14 +47,6 @@ export interface ConnectionSlots {
   forget(database: Database): void;
   /** A connection of the pool went back idle: another pool may be waiting for room. */
   released(database: Database): void;
-  /**
-   * How long a request of `database`, whose connections are all busy, waits for one of them
-   * rather than open another (0: it opens one). While every connection of the budget is held by
-   * pools in use, another connection would close a backend that a project is about to use
-   * again, and both projects would pay a new backend's first request (loading the resolver,
-   * reflecting the schema), tens of times a statement's wait.
-   */
-  waitForOwn(database: Database): number;
 }
 
 /** No room for a new connection came free in time: every connection of the budget was busy. */
@@ -128,8 +120,6 @@ export class Database {
   unsentRetries = 0;
   /** Queries run again on another connection because theirs died while they ran. */
   lostConnectionRetries = 0;
-  /** Requests waiting for one of this pool's busy connections (see ConnectionSlots.waitForOwn). */
-  waitingForOwn = 0;
 
   constructor(private readonly options: DatabaseOptions) {
     // Idle connections are kept unless told otherwise: a new backend pays for loading the
@@ -173,7 +163,6 @@ export class Database {
     let transientFailures = 0;
     for (;;) {
       if (requester?.left) return { kind: "abandoned" };
-      await this.ownConnection();
       this.options.slots?.used(this);
       let client: pg.PoolClient;
       try {
@@ -280,29 +269,6 @@ export class Database {
     if (!oldest) return false;
     oldest.emit("error", new Error("closed to make room for another project's connection"));
     return true;
-  }
-
-  /** Waits, as long as its slots say, while this pool's connections are all busy (see
-   * ConnectionSlots.waitForOwn); pool.connect() then finds one of them idle, or opens another. */
-  private async ownConnection(): Promise<void> {
-    const slots = this.options.slots;
-    if (!slots) return;
-    const busy = () => this.pool.totalCount > 0 && this.pool.idleCount === 0;
-    if (!busy()) return;
-    const waitMs = slots.waitForOwn(this);
-    if (waitMs <= 0) return;
-    const deadline = Date.now() + waitMs;
-    this.waitingForOwn += 1;
-    try {
-      while (busy() && Date.now() < deadline) await this.nextRelease(deadline - Date.now());
-    } finally {
-      this.waitingForOwn -= 1;
-    }
-  }
-
-  /** Whether the pool has a connection idle (another pool may then take its room). */
-  hasIdle(): boolean {
-    return this.pool.idleCount > 0;
   }
 
   private idle(): boolean {

@@ -1,7 +1,6 @@
 // The data API's connection budget on a project server, over real HTTP: every project's pool
 // takes room from one budget, a project without a connection takes one from the pool used least
-// recently (one connection, not the pool), a busy project waits for its own connection rather
-// than close the backend of a project in use, a request waits while every connection is busy and
+// recently (one connection, not the pool), a request waits while every connection is busy and
 // answers 503 saying why once its wait is over, and idle connections close so an idle project
 // holds no backend. Work is held with a table lock the test takes and releases; loops that wait
 // for the server end on the test's own timeout, and no duration is asserted.
@@ -160,61 +159,6 @@ describe("a budget of two connections shared by three projects", () => {
     }
     expect((await Promise.all(held)).map((r) => r.status)).toEqual([200, 200]);
     expect((await read(platform, c)).status).toBe(200);
-  });
-});
-
-/** The pids of the data API backends connected to the project's database. */
-async function backendPids(project: Project): Promise<number[]> {
-  const client = new pg.Client({ connectionString: clusterUrl(clusterInfo()) });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ pid: number }>(
-      "select pid from pg_stat_activity where application_name = 'pg_graphql_server' and datname = $1 order by pid",
-      [project.ref],
-    );
-    return rows.map((r) => r.pid);
-  } finally {
-    await client.end();
-  }
-}
-
-describe("a busy project, with the budget held by projects in use", () => {
-  let platform: TestPlatform;
-  let projects: Project[];
-
-  beforeAll(async () => {
-    // Every pool counts as in use for the whole test, whatever the machine's pace.
-    platform = await startPlatform({ dataApiConnections: 2, statementTimeoutMs: 120_000, poolInUseMs: 600_000 });
-    projects = await makeProjects(platform, await platform.token("in-use@example.com"), 2);
-  });
-  afterAll(async () => platform.close());
-
-  it("waits for its own connection rather than close the other project's backend", async () => {
-    const [a, b] = projects as [Project, Project];
-    expect((await read(platform, a)).status).toBe(200);
-    expect((await read(platform, b)).status).toBe(200);
-    const [aBackend] = await backendPids(a);
-    const bBackends = await backendPids(b);
-    expect(bBackends).toHaveLength(1);
-    const lock = await lockItems(a);
-    let held: Array<Promise<{ status: number; body: any }>> = [];
-    try {
-      held = [read(platform, a)];
-      await waitingOnLock(a);
-      held.push(read(platform, a));
-      // Until the second request waits for a's connection (or, wrongly, has opened another).
-      const pool = (await platform.running.services.pools.get(a.ref))!.database;
-      while (pool.waitingForOwn === 0 && (await backendPids(a)).length < 2) await sleep(20);
-    } finally {
-      await lock.release();
-    }
-    for (const answer of await Promise.all(held)) {
-      expect(answer.status).toBe(200);
-      expect(answer.body.data.itemCollection.edges).toHaveLength(2);
-    }
-    // Both of a's requests ran on its one backend; b kept its own.
-    expect(await backendPids(a)).toEqual([aBackend]);
-    expect(await backendPids(b)).toEqual(bBackends);
   });
 });
 

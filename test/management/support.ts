@@ -53,8 +53,6 @@ export interface PlatformOptions extends Pick<ManagementPluginOptions, "checkpoi
   dataApiConnections?: number;
   /** Idle data API connections close after this many ms. */
   poolIdleTimeoutMs?: number;
-  /** A data API pool used this recently (ms) is in use. */
-  poolInUseMs?: number;
   /** How long a stop waits for requests in flight. */
   drainMs?: number;
 }
@@ -94,7 +92,6 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         ...(options.databaseRouterPort !== undefined ? { databaseRouterPort: options.databaseRouterPort } : {}),
         ...(options.dataApiConnections !== undefined ? { dataApiConnections: options.dataApiConnections } : {}),
         ...(options.poolIdleTimeoutMs !== undefined ? { poolIdleTimeoutMs: options.poolIdleTimeoutMs } : {}),
-        ...(options.poolInUseMs !== undefined ? { poolInUseMs: options.poolInUseMs } : {}),
         secretsKey: testSecretsKey,
         ...(options.diskQuotaBytes !== undefined ? { diskQuotaBytes: options.diskQuotaBytes } : {}),
         ...(options.banAfterFailures !== undefined ? { banAfterFailures: options.banAfterFailures } : {}),

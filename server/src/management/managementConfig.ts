@@ -37,9 +37,6 @@ export interface ManagementConfig {
   serverInstances?: number;
   /** A data API connection idle this long is closed (ms); 0 keeps them. Default 60 s. */
   poolIdleTimeoutMs?: number;
-  /** A project whose data API was used this recently (ms) keeps its idle connections when the
-   * budget is full and a busy project wants one more: that project waits for its own. Default 1 s. */
-  poolInUseMs?: number;
   /** DNS TXT lookup (custom hostname verification); tests pass their own records. */
   resolveTxt?: (name: string) => Promise<string[][]>;
   /** How URLs a tenant gives are fetched (`--tenant-urls`); absent: https to public addresses only. */

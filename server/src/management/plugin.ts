@@ -92,16 +92,9 @@ async function managementPlugin(fastify: FastifyInstance, options: ManagementPlu
 /** How long a data API request waits for room in its server's connection budget. */
 const connectionWaitMs = 10_000;
 
-/**
- * A project whose pool was used within this time is in use (a project in a rotation over
- * hundreds at a thousand requests a second is used every few tenths of a second).
- */
-const poolInUseMs = 1_000;
-
 export function dataApiSettings(
-  config: Pick<ServerConfig, "poolSize" | "statementTimeoutMs" | "preparedStatements" | "limits"> & { management: Pick<ManagementConfig, "poolIdleTimeoutMs" | "poolInUseMs"> },
+  config: Pick<ServerConfig, "poolSize" | "statementTimeoutMs" | "preparedStatements" | "limits"> & { management: Pick<ManagementConfig, "poolIdleTimeoutMs"> },
 ): DataApiSettings {
   const { poolSize, statementTimeoutMs, preparedStatements, limits } = config;
-  const { poolIdleTimeoutMs, poolInUseMs: inUseMs } = config.management;
-  return { poolSize, statementTimeoutMs, preparedStatements, limits, idleTimeoutMs: poolIdleTimeoutMs ?? 60_000, connectionWaitMs, inUseMs: inUseMs ?? poolInUseMs };
+  return { poolSize, statementTimeoutMs, preparedStatements, limits, idleTimeoutMs: config.management.poolIdleTimeoutMs ?? 60_000, connectionWaitMs };
 }

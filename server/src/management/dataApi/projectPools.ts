@@ -33,9 +33,6 @@ export interface DataApiSettings {
   idleTimeoutMs: number;
   /** The longest a request waits for room in its server's budget before it answers 503. */
   connectionWaitMs: number;
-  /** A project whose pool was used this recently (ms) keeps its idle connections while its
-   * server's budget is full and another project's busy pool wants one more. */
-  inUseMs: number;
 }
 
 /** Entries kept: an entry without connections costs only its record and an empty pool. */
@@ -64,7 +61,7 @@ export class ProjectPools {
   serverConnections(server: string): ServerConnections {
     let found = this.connections.get(server);
     if (!found) {
-      found = new ServerConnections(this.budget(server), this.settings.connectionWaitMs, this.settings.inUseMs);
+      found = new ServerConnections(this.budget(server), this.settings.connectionWaitMs);
       this.connections.set(server, found);
     }
     return found;

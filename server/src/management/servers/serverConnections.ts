@@ -4,9 +4,7 @@
 // connection idle longest in the pool used least recently is closed to make room (one
 // connection, not the whole pool), and with none idle the request waits, in order of arrival,
 // for the next connection to be released (which is then closed for it) or to close, until the
-// wait runs out (ConnectionsBusy: the request answers 503). At the budget, a pool whose
-// connections are all busy waits for one of them instead when no connection is idle in a pool
-// left unused for `inUseMs`: it would otherwise close a backend another project is about to use.
+// wait runs out (ConnectionsBusy: the request answers 503).
 import { ConnectionsBusy, type ConnectionSlots, type Database } from "../../database";
 
 interface Waiter {
@@ -24,14 +22,12 @@ export interface ConnectionCounts {
 export class ServerConnections implements ConnectionSlots {
   private open = 0;
   private readonly waiting: Waiter[] = [];
-  /** Pools in order of last use, with its time (a Map keeps insertion order; a use re-inserts). */
-  private readonly byUse = new Map<Database, number>();
+  /** Pools in order of last use (a Map keeps insertion order; a use re-inserts). */
+  private readonly byUse = new Map<Database, true>();
 
   constructor(
     readonly limit: number,
     private readonly waitMs: number,
-    /** A pool used this recently (ms) is in use: its idle connections are wanted again soon. */
-    private readonly inUseMs: number,
   ) {}
 
   get counts(): ConnectionCounts {
@@ -58,19 +54,7 @@ export class ServerConnections implements ConnectionSlots {
 
   used(database: Database): void {
     this.byUse.delete(database);
-    this.byUse.set(database, Date.now());
-  }
-
-  waitForOwn(requester: Database): number {
-    if (this.open < this.limit) return 0;
-    const now = Date.now();
-    for (const [database, at] of this.byUse) {
-      // In order of use: every pool after this one was used more recently.
-      if (now - at < this.inUseMs) break;
-      if (database !== requester && database.hasIdle()) return 0;
-    }
-    // Past a pool's time in use, another's backend is fair game again.
-    return Math.min(this.waitMs, this.inUseMs);
+    this.byUse.set(database, true);
   }
 
   forget(database: Database): void {
