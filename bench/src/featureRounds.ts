@@ -27,7 +27,6 @@ export interface PairRounds {
   cpu?: Settled;
 }
 
-
 /** `postmaster`: its pid, for the backends' CPU time (pgbench's backends end with each run). */
 export async function measurePairInRounds(
   target: PgTarget,

@@ -41,7 +41,6 @@ export interface NestedRatios {
   overHttp: Map<number, Settled>;
 }
 
-
 /** `postmaster`: its pid, for the backends' CPU time (pgbench's backends end with each run). */
 export function measureInDatabase(target: PgTarget, scripts: InDatabaseScripts, clients: number, bounds: Bounds, workDir: string, postmaster?: number): InDatabaseRatios {
   const cpuRatios = { resolveVsBound: [] as number[], resolveTextVsFloor: [] as number[] };

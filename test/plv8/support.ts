@@ -10,7 +10,6 @@ export async function plv8Database(): Promise<TestDatabase> {
   return db;
 }
 
-/** The error a query fails with (pg's DatabaseError carries SQLSTATE and the other fields). */
 /**
  * `churn(n)`: n short-lived objects (about 50 bytes each), so that a call of it with n in the
  * hundreds of thousands runs young collections.
@@ -23,6 +22,7 @@ export const churnFunctionSql = `
     return ring.filter((o) => o !== undefined).length;
   $$ language plv8`;
 
+/** The error a query fails with (pg's DatabaseError carries SQLSTATE and the other fields). */
 export async function pgError(run: Promise<unknown>): Promise<pg.DatabaseError> {
   try {
     await run;
