@@ -43,7 +43,7 @@ bool ReduceHeap(Env *env);
 void GiveBackFreeMemory(bool now);
 
 // ---------------------------------------------------------------------------
-// Runtime (runtime.cpp): process-wide V8, per-user environments, watchdog.
+// Runtime (runtime.cpp): process-wide V8, per-user environments; the watchdog (watchdog.cpp).
 
 struct CountingAllocator;
 
@@ -106,6 +106,9 @@ const std::map<Oid, Env *> &AllEnvs();
 std::string EnvInfoJson();
 std::string HeapStatsJson(v8::Isolate *isolate, bool with_user, Oid user, const std::string &contexts = "[]");
 
+// Starts the thread that stops JavaScript on an interrupt or a timeout (watchdog.cpp); called
+// once, with every signal blocked.
+void StartWatchdog();
 // Marks JavaScript as running in `env` so that the watchdog can stop it on an interrupt.
 void EnterJs(Env *env);
 // Leaves; returns true when this was the outermost entry and execution had been terminated.
@@ -121,6 +124,8 @@ bool IsUncatchable(Env *env, ErrorData *edata);
 // Set once JavaScript must stop; every database call refuses to run until it has.
 extern std::atomic<bool> terminate_requested;
 void ForceTerminate(Env *env);
+// Whether the outermost call ran past plv8.execution_timeout (in force: `timeout_s`).
+bool TimedOut(long *timeout_s);
 
 // Makes the context plv8.context names the current one of `env` (creating it, and for the
 // default context running the start procedure); raises the statement's error when that was

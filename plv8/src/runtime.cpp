@@ -1,15 +1,12 @@
 // Runtime stage: starts V8 lazily in a backend, keeps one isolate per user id (its contexts:
-// contexts.cpp), enforces plv8.memory_limit and plv8.execution_timeout, and stops running
-// JavaScript on PostgreSQL interrupts.
+// contexts.cpp), enforces plv8.memory_limit, and raises the error of JavaScript that was stopped
+// (on an interrupt or past plv8.execution_timeout: watchdog.cpp).
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <csignal>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <pthread.h>
-#include <thread>
 
 #include <libplatform/libplatform.h>
 
@@ -42,60 +39,6 @@ namespace {
 
 v8::Platform *platform = nullptr;
 std::map<Oid, Env *> &envs = *new std::map<Oid, Env *>();
-
-// --- watchdog -------------------------------------------------------------
-// Polls the backend's interrupt flags while JavaScript runs: a tight JS loop never
-// reaches CHECK_FOR_INTERRUPTS(), so V8 must be told to stop from another thread.
-// Heap objects that are never destroyed: at proc_exit() the watchdog still waits on them, and
-// destroying a condition variable with a waiter blocks forever.
-std::mutex &wd_mutex = *new std::mutex();
-std::condition_variable &wd_cv = *new std::condition_variable();
-Env *wd_active = nullptr;  // the innermost running isolate's env
-bool wd_fired = false;
-std::vector<Env *> &active_stack = *new std::vector<Env *>();
-// Waking the watchdog on every call would cost a thread switch per call, more than a short
-// call itself; so it keeps polling while calls keep coming and sleeps only after a quiet
-// second, and only a call that finds it asleep wakes it.
-bool wd_sleeping = false;
-unsigned long wd_entries = 0;  // calls entered so far, so a poll sees calls made between polls
-constexpr auto wd_poll = std::chrono::milliseconds(4);
-// plv8.execution_timeout of the outermost running call, counted from its entry.
-std::chrono::steady_clock::time_point wd_started;
-std::chrono::seconds wd_timeout{300};
-bool timed_out = false;  // read by the backend once JavaScript has unwound
-constexpr auto wd_quiet = std::chrono::seconds(1);
-
-void WatchdogMain() {
-	std::unique_lock<std::mutex> lock(wd_mutex);
-	unsigned long seen = wd_entries;
-	auto last_activity = std::chrono::steady_clock::now();
-	for (;;) {
-		if (wd_active == nullptr && seen == wd_entries) {
-			if (std::chrono::steady_clock::now() - last_activity >= wd_quiet) {
-				wd_sleeping = true;
-				wd_cv.wait(lock, [] { return !wd_sleeping; });
-				last_activity = std::chrono::steady_clock::now();
-				seen = wd_entries;
-				continue;
-			}
-		} else {
-			seen = wd_entries;
-			last_activity = std::chrono::steady_clock::now();
-		}
-		if (wd_active != nullptr && !timed_out && std::chrono::steady_clock::now() - wd_started >= wd_timeout) {
-			timed_out = true;
-			terminate_requested = true;
-		}
-		// Keeps asking while the condition holds: a request made while the isolate was busy
-		// in C++ must not get lost.
-		if (wd_active != nullptr &&
-			((InterruptPending && (QueryCancelPending || ProcDiePending)) || terminate_requested.load())) {
-			wd_fired = true;
-			for (Env *e : active_stack) e->isolate->TerminateExecution();
-		}
-		wd_cv.wait_for(lock, wd_poll);
-	}
-}
 
 // Creates threads with every signal blocked, so PostgreSQL's signal handlers always run
 // on the backend's own thread.
@@ -136,7 +79,7 @@ void InitV8() {
 		v8::V8::InitializePlatform(platform);
 		v8::V8::Initialize();
 		v8::base::SetPrintStackTrace(FatalFromV8);
-		std::thread(WatchdogMain).detach();
+		StartWatchdog();
 	});
 }
 
@@ -328,11 +271,6 @@ Env *CurrentEnv() {
 	return env;
 }
 
-bool JsRunning() {
-	std::lock_guard<std::mutex> lock(wd_mutex);
-	return !active_stack.empty();
-}
-
 void ResetEnv(Oid user) {
 	if (user == InvalidOid) user = GetUserId();
 	auto it = envs.find(user);
@@ -343,51 +281,6 @@ void ResetEnv(Oid user) {
 		                errmsg("cannot reset the JavaScript environment while it is running")));
 	envs.erase(it);
 	DisposeEnv(env);
-}
-
-void EnterJs(Env *env) {
-	std::lock_guard<std::mutex> lock(wd_mutex);
-	env->depth++;
-	if (active_stack.empty()) {
-		wd_started = std::chrono::steady_clock::now();
-		wd_timeout = std::chrono::seconds(execution_timeout_s);
-		timed_out = false;
-	}
-	active_stack.push_back(env);
-	wd_entries++;
-	if (wd_sleeping) {
-		wd_sleeping = false;
-		wd_cv.notify_all();
-	}
-	wd_active = env;
-}
-
-bool LeaveJs(Env *env, bool terminated) {
-	bool fired;
-	{
-		std::lock_guard<std::mutex> lock(wd_mutex);
-		env->depth--;
-		active_stack.pop_back();
-		wd_active = active_stack.empty() ? nullptr : active_stack.back();
-		fired = wd_fired || terminate_requested.load();
-		if (active_stack.empty()) {
-			wd_fired = false;
-			terminate_requested = false;
-		}
-	}
-	terminated = terminated || fired || env->memory_exceeded || env->isolate->IsExecutionTerminating();
-	if (!terminated) return false;
-	if (env->depth == 0) {
-		env->isolate->CancelTerminateExecution();
-		if (env->memory_exceeded) env->doomed = true;
-	}
-	return true;
-}
-
-void ForceTerminate(Env *env) {
-	terminate_requested = true;
-	env->isolate->TerminateExecution();
-	wd_cv.notify_all();
 }
 
 bool IsUncatchable(Env *env, ErrorData *edata) {
@@ -423,14 +316,8 @@ void RaiseTermination(Env *env) {
 	}
 	if (memory) ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("Out of memory error")));
 	CHECK_FOR_INTERRUPTS();
-	bool timeout;
 	long timeout_s;
-	{
-		std::lock_guard<std::mutex> lock(wd_mutex);
-		timeout = timed_out;
-		timeout_s = static_cast<long>(wd_timeout.count());
-	}
-	if (timeout)
+	if (TimedOut(&timeout_s))
 		ereport(ERROR, (errcode(ERRCODE_QUERY_CANCELED), errmsg("execution timeout exceeded"),
 		                errdetail("plv8.execution_timeout is %ld s.", timeout_s)));
 	ereport(ERROR, (errcode(ERRCODE_QUERY_CANCELED), errmsg("canceling statement due to user request")));
