@@ -45,13 +45,19 @@ describe("the watchdog", () => {
     await client.query("select pg_sleep(1.5)");
   };
 
-  it("stops a loop on pg_cancel_backend after falling asleep", async () => {
+  /** A backend whose watchdog has fallen asleep, running a tight loop, and a second session. */
+  const loopAfterSleep = async () => {
     const client = await db.connect();
     const observer = await db.connect();
     const pid = await backendPid(client);
     await asleep(client);
     const running = pgError(client.query(tightLoop));
     await waitUntilRunning(observer, pid, "/*tight*/");
+    return { client, observer, pid, running };
+  };
+
+  it("stops a loop on pg_cancel_backend after falling asleep", async () => {
+    const { client, observer, pid, running } = await loopAfterSleep();
     await observer.query("select pg_cancel_backend($1)", [pid]);
     const err = await running;
     expect(err.code).toBe("57014");
@@ -80,12 +86,7 @@ describe("the watchdog", () => {
   });
 
   it("ends a backend on pg_terminate_backend after falling asleep", async () => {
-    const client = await db.connect();
-    const observer = await db.connect();
-    const pid = await backendPid(client);
-    await asleep(client);
-    const running = pgError(client.query(tightLoop));
-    await waitUntilRunning(observer, pid, "/*tight*/");
+    const { observer, pid, running } = await loopAfterSleep();
     // With a timeout, pg_terminate_backend answers true once the backend has exited.
     const { rows } = await observer.query("select pg_terminate_backend($1, 60000) as ended", [pid]);
     expect(rows[0].ended).toBe(true);
