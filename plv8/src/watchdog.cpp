@@ -38,9 +38,8 @@ std::mutex &wd_mutex = *new std::mutex();
 // Posted by the wrapped signal handlers (sem_post is async-signal-safe) and by calls that find
 // the watchdog asleep without a deadline.
 sem_t wd_wake;
-Env *wd_active = nullptr;  // the innermost running isolate's env
 bool wd_fired = false;
-std::vector<Env *> &active_stack = *new std::vector<Env *>();
+std::vector<Env *> &active_stack = *new std::vector<Env *>();  // running isolates, innermost last
 bool wd_sleeping = false;      // asleep until a call or a signal wakes it
 unsigned long wd_entries = 0;  // calls entered so far, so a look sees calls made between looks
 // plv8.execution_timeout of the outermost running call, counted from its entry.
@@ -93,6 +92,7 @@ void Sleep(Clock::time_point until) {
 		}
 		return;
 	}
+	// steady_clock is CLOCK_MONOTONIC on Linux, so its time points convert as they are.
 	auto since_epoch = std::chrono::duration_cast<std::chrono::nanoseconds>(until.time_since_epoch()).count();
 	struct timespec ts;
 	ts.tv_sec = static_cast<time_t>(since_epoch / 1000000000);
@@ -107,12 +107,13 @@ void WatchdogMain() {
 	for (;;) {
 		const auto now = Clock::now();
 		auto wake = now + kLook;
-		if (wd_active == nullptr && seen == wd_entries) {
+		const bool running = !active_stack.empty();
+		if (!running && seen == wd_entries) {
 			wd_sleeping = true;
 			wake = Clock::time_point::max();
 		}
 		seen = wd_entries;
-		if (wd_active != nullptr) {
+		if (running) {
 			const auto deadline = wd_started + wd_timeout;
 			if (!timed_out && now >= deadline) {
 				timed_out = true;
@@ -162,7 +163,6 @@ void EnterJs(Env *env) {
 		wd_sleeping = false;
 		sem_post(&wd_wake);
 	}
-	wd_active = env;
 }
 
 bool LeaveJs(Env *env, bool terminated) {
@@ -171,7 +171,6 @@ bool LeaveJs(Env *env, bool terminated) {
 		std::lock_guard<std::mutex> lock(wd_mutex);
 		env->depth--;
 		active_stack.pop_back();
-		wd_active = active_stack.empty() ? nullptr : active_stack.back();
 		fired = wd_fired || terminate_requested.load();
 		if (active_stack.empty()) {
 			wd_fired = false;
