@@ -309,6 +309,7 @@ Datum CallHandler(FunctionCallInfo fcinfo) {
 	state.nonatomic = nonatomic;
 	if (info->retset) SetupSrf(fcinfo, info, &state);
 	Env *env = CurrentEnv();
+	if (current_call == nullptr) NoteOutermostCall(env);
 	Outcome out;
 	memset(&out, 0, sizeof(out));
 	RunJs(env, &state, &out, [&](v8::Local<v8::Context> cx) {

@@ -59,7 +59,11 @@ std::string EnvInfoJson() {
 		const CodeCacheStats &cc = kv.second->code_cache;
 		heap.pop_back();  // the closing brace: the code cache figures go inside
 		out += heap + ",\"code_cache\":{\"hits\":" + std::to_string(cc.hits) + ",\"misses\":" + std::to_string(cc.misses) +
-		       ",\"writes\":" + std::to_string(cc.writes) + ",\"rejected\":" + std::to_string(cc.rejected) + "}}";
+		       ",\"writes\":" + std::to_string(cc.writes) + ",\"rejected\":" + std::to_string(cc.rejected) + "}";
+		// The memory-reducing collections (memory.cpp): how many ran, and the least time before the next.
+		const auto spacing = std::chrono::duration_cast<std::chrono::milliseconds>(kv.second->reduction_spacing);
+		out += ",\"heap_reductions\":{\"count\":" + std::to_string(kv.second->reductions) +
+		       ",\"spacing_ms\":" + std::to_string(spacing.count()) + "}}";
 	}
 	out += "]";
 	return out;

@@ -39,6 +39,8 @@ namespace plv8 {
 // given back.
 struct Env;
 void WatchYoungGeneration(Env *env);
+// At the start of an outermost call, before ReduceHeap at its end.
+void NoteOutermostCall(Env *env);
 bool ReduceHeap(Env *env);
 void GiveBackFreeMemory(bool now);
 
@@ -82,6 +84,10 @@ struct Env {
 	bool scavenged;                // a young-generation collection ran since the last ReduceHeap
 	int calls_since_reduction;      // outermost calls since then
 	std::chrono::steady_clock::time_point last_reduction;  // of the last ReduceHeap that collected
+	std::chrono::steady_clock::time_point last_call_end;   // of the last outermost call
+	std::chrono::steady_clock::duration reduction_spacing; // least time from one reduction to the next
+	bool quiet_since_reduction;     // a quiet gap between two outermost calls came since then
+	long reductions;                // memory-reducing collections run (plv8_info())
 };
 
 extern int memory_limit_mb;
