@@ -12,10 +12,12 @@
 // reflection leaves its garbage. Such a collection also lets the maps of objects no longer alive
 // go, and with them the optimized code that was built for those objects: under load that code is
 // compiled again in the calls that follow (tens of milliseconds of compiling on the backend's
-// thread). So, whatever the call rate, it runs at most once per second (kMinReductionSpacing),
-// counted from the start of V8: a backend's first call, which waits for its answer while V8
-// loads and compiles everything, does not also wait for the collection (about 10 ms of it with
-// the trim that follows, for 0.7 MB that a later call gives back). And while calls keep coming
+// thread). So, whatever the call rate, it runs at most once per second (kMinReductionSpacing).
+// The first one runs after the backend's second outermost call: the first call, which waits for
+// its answer while V8 loads and compiles everything, does not also wait for the collection
+// (about 10 ms of it with the trim that follows, for 0.7 MB of its garbage), and right after it
+// hardly any code is optimized yet, so that collection costs no compiling again, where a
+// collection a second later, in a busy backend, did. And while calls keep coming
 // without a quiet second between them, the spacing doubles after each collection, up to
 // kMaxReductionSpacing: a busy backend takes the memory back at once, so each collection there
 // only costs it the collection and the compiling again, and that cost grows with the number of
@@ -85,7 +87,7 @@ constexpr auto kQuietGap = std::chrono::seconds(1);
 
 void WatchYoungGeneration(Env *env) {
 	env->scavenged = false;
-	// The first call's garbage goes at the first call a spacing after V8 started.
+	env->outermost_calls = 0;
 	env->calls_since_reduction = INT_MAX;
 	env->last_reduction = std::chrono::steady_clock::now();
 	env->last_call_end = env->last_reduction;
@@ -105,10 +107,12 @@ void NoteOutermostCall(Env *env) {
 bool ReduceHeap(Env *env) {
 	const auto now = std::chrono::steady_clock::now();
 	env->last_call_end = now;
+	// The first call's garbage goes after the second call.
+	const bool second = env->outermost_calls < 2 && ++env->outermost_calls == 2;
 	if (heap_reduce_interval <= 0) return false;
 	if (env->calls_since_reduction < heap_reduce_interval) env->calls_since_reduction++;
-	if (env->calls_since_reduction < heap_reduce_interval || !env->scavenged) return false;
-	if (now - env->last_reduction < env->reduction_spacing) return false;
+	if (!env->scavenged) return false;
+	if (!second && (env->calls_since_reduction < heap_reduce_interval || now - env->last_reduction < env->reduction_spacing)) return false;
 	env->reduction_spacing = env->quiet_since_reduction ? kMinReductionSpacing : std::min<std::chrono::steady_clock::duration>(2 * env->reduction_spacing, kMaxReductionSpacing);
 	env->quiet_since_reduction = false;
 	env->last_reduction = now;

@@ -83,6 +83,7 @@ struct Env {
 	CodeCacheStats code_cache;
 	bool scavenged;                // a young-generation collection ran since the last ReduceHeap
 	int calls_since_reduction;      // outermost calls since then
+	int outermost_calls;            // since V8 started, counted up to 2
 	std::chrono::steady_clock::time_point last_reduction;  // of the last ReduceHeap that collected
 	std::chrono::steady_clock::time_point last_call_end;   // of the last outermost call
 	std::chrono::steady_clock::duration reduction_spacing; // least time from one reduction to the next
