@@ -67,7 +67,13 @@ void InitV8() {
 	// grow a malloc arena of their own (the optimizing compiler's zones, a megabyte or more at a
 	// time, kept by the arena once freed), so a backend's memory would keep growing with when and
 	// where V8 happened to compile or collect.
-	applied_v8_flags = "--single-threaded";
+	// And since the optimizing compiler then runs in the calls themselves, a function is optimized
+	// once it is four times as hot as V8 would wait for (its interrupt budget, 132 KB of bytecode
+	// run, made 528 KB): a short call compiled there costs more than it saves unless the backend
+	// lives long, and a backend that does still optimizes what stays hot. Measured on 2 cores, 8
+	// clients sending a resolver's upserts in runs of 2 s, new backends each run: 0.82 ms of the
+	// backends' CPU per request before, 0.56 after; the same in backends kept for 15 s.
+	applied_v8_flags = "--single-threaded --interrupt-budget=540672";
 	v8::V8::SetFlagsFromString(applied_v8_flags.c_str());
 	if (v8_flags != nullptr && v8_flags[0] != '\0') {
 		v8::V8::SetFlagsFromString(v8_flags);
