@@ -37,12 +37,16 @@ describe("heap reductions of a busy backend", () => {
 
   it("collects the first call's garbage after the second call, however soon it comes", async () => {
     const client = await db.connect();
-    // The first call (V8 starts in it) leaves garbage and does not wait for a collection.
+    // The first call (V8 starts in it) leaves garbage and does not wait for a collection, unless
+    // it ended a second or more after V8 started, which only a very busy machine makes it do.
+    const started = Date.now();
     expect((await client.query("select churn(200000) as kept")).rows[0].kept).toBe(64);
-    expect((await reductions(client)).count).toBe(0);
-    expect((await client.query("select churn(10) as kept")).rows[0].kept).toBe(10);
-    const after = await reductions(client);
-    expect(after.count).toBe(1);
+    const tookMs = Date.now() - started;
+    const first = (await reductions(client)).count;
+    if (tookMs < 900) expect(first).toBe(0);
+    // The second call, right after it, collects.
+    expect((await client.query("select churn(200000) as kept")).rows[0].kept).toBe(64);
+    expect((await reductions(client)).count).toBe(first + 1);
     await client.end();
   });
 
