@@ -41,8 +41,8 @@ describe("V8 heap footprint", () => {
     // That call did not wait for the collection (both semi-spaces are still there), unless it
     // ended a second or more after V8 started, which only a very busy machine makes it do.
     if (tookMs < 900) expect(await newSpace(client)).toBeGreaterThan(1 << 20);
-    // The wait the test controls: the collections are at most one a second apart, counted from
-    // V8's start. The next call gives the space back; the environment goes on as before.
+    // The next call, the backend's second, gives the space back (after the wait, so would any
+    // call: the last collection, if any, is more than a second old); the environment goes on.
     await client.query("select pg_sleep(1.2)");
     expect(await churn(client, 10)).toBe(10);
     // One semi-space of 1 MB committed, not two.
