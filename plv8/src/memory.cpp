@@ -12,17 +12,17 @@
 // reflection leaves its garbage. Such a collection also lets the maps of objects no longer alive
 // go, and with them the optimized code that was built for those objects: under load that code is
 // compiled again in the calls that follow (tens of milliseconds of compiling on the backend's
-// thread). So, whatever the call rate, it runs at most once per second (kMinReductionSpacing).
-// The first one runs after the backend's second outermost call: the first call, which waits for
-// its answer while V8 loads and compiles everything, does not also wait for the collection
+// thread). So it runs at most once per second (kMinReductionSpacing), with one exception: the
+// first one runs right after the backend's second outermost call. The first call, which waits
+// for its answer while V8 loads and compiles everything, does not also wait for the collection
 // (about 10 ms of it with the trim that follows, for 0.7 MB of its garbage), and right after it
-// hardly any code is optimized yet, so that collection costs no compiling again, where a
-// collection a second later, in a busy backend, did. And while calls keep coming
-// without a quiet second between them, the spacing doubles after each collection, up to
-// kMaxReductionSpacing: a busy backend takes the memory back at once, so each collection there
-// only costs it the collection and the compiling again, and that cost grows with the number of
-// busy backends sharing the cores (measured with 8 clients on 2 cores: a fifth of an upsert's
-// CPU time). A quiet second brings the spacing back to one second.
+// hardly any code is optimized yet, so that collection costs no compiling again, where one a
+// second later, in a busy backend, did. And while calls keep coming without a quiet second
+// between them, the spacing doubles after each collection, up to kMaxReductionSpacing: a busy
+// backend takes the memory back at once, so each collection there only costs it the collection
+// and the compiling again, and that cost grows with the number of busy backends sharing the
+// cores (measured with 8 clients on 2 cores: a fifth of an upsert's CPU time). A quiet second
+// brings the spacing back to one second.
 //
 // When the postmaster loads the handler (shared_preload_libraries), it also maps the pages of
 // V8's library that only get read (code, constants) into its own address space, and those of the
