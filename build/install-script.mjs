@@ -43,7 +43,11 @@ create function graphql._internal_resolve(
     "query" text,
     "variables" text default '{}',
     "operationName" text default null,
-    "extensions" jsonb default null
+    "extensions" jsonb default null,
+    -- The caller's role and search path, as graphql._resolve_text reads them; without them,
+    -- the resolver reads them with a statement of its own.
+    "role" text default null,
+    "searchPath" text default null
 )
     returns text
     volatile
@@ -53,7 +57,7 @@ create function graphql._internal_resolve(
     -- compilation would then cost far more than running them, on every execution. The setting is
     -- the caller's again when the function returns.
     set jit = off
-as ${dollarQuote(`${loader(stamp)}\nreturn entry.api.resolve(query, variables, operationName, extensions);`, "resolve")};
+as ${dollarQuote(`${loader(stamp)}\nreturn entry.api.resolve(query, variables, operationName, extensions, role, searchPath);`, "resolve")};
 
 -- What the loaded bundle reports about itself: version, build stamp, evaluations, cache figures.
 create function graphql._bundle_info()

@@ -18,8 +18,13 @@ create function graphql._resolve_text(
     language sql
 as $$
     -- Variables travel as text: converted to a JS object by the language handler, an integer
-    -- past 2^53 would lose digits.
-    select graphql._internal_resolve("query", "variables"::text, "operationName", "extensions")
+    -- past 2^53 would lose digits. The last two arguments are part of the key of the caller's
+    -- API (role and search path), read here by the calling statement: the resolver then reads
+    -- only the schema version with a statement of its own. That one stays there: an upgrade
+    -- (drop and create in one transaction) holds the sequence locked, and the resolver must
+    -- already be running when a request waits for it (see SchemaSource).
+    select graphql._internal_resolve("query", "variables"::text, "operationName", "extensions",
+        current_user::text, pg_catalog.current_setting('search_path'))
 $$;
 
 create function graphql.resolve(

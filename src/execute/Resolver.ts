@@ -8,7 +8,7 @@ import { documentNames } from "../document/documentNames";
 import { parseCatalog } from "../catalog/parseCatalog";
 import type { ApiSchema } from "../schema/apiSchema";
 import { buildSchema } from "../schema/buildSchema";
-import { SchemaSource, type SchemaFigures } from "./SchemaSource";
+import { SchemaSource, type ClaimedRole, type SchemaFigures } from "./SchemaSource";
 import { boundStatements, compileOperation, constantAnswer, type CachedStatements, type CompiledOperation } from "./compileOperation";
 import { parseJsonExact } from "../util/parseJsonExact";
 import { LruMap } from "../util/LruMap";
@@ -106,9 +106,12 @@ export class Resolver {
     );
   }
 
-  /** `variablesJson` is the variables' JSON text (jsonb's rendering of them); it keys the compiled cache. */
-  resolve(query: string, variablesJson: string | null, operationName: string | null): string {
-    const schemaKey = this.schemas.key();
+  /**
+   * `variablesJson` is the variables' JSON text (jsonb's rendering of them); it keys the compiled
+   * cache. `claimed`: the role and search path the caller read (see SchemaSource.key).
+   */
+  resolve(query: string, variablesJson: string | null, operationName: string | null, claimed: ClaimedRole | null = null): string {
+    const schemaKey = this.schemas.key(claimed);
     const entry = this.operation(schemaKey, query, operationName);
     const varsKey = variablesJson ?? "{}";
     // The same variables text compiled before against this API was read and checked then.

@@ -13,9 +13,25 @@ import { LruMap } from "../util/LruMap";
 import type { PreparedStatement, SyncDatabase } from "./Resolver";
 
 // The sequence is read directly: graphql.get_schema_version() is security definer with its own
-// search_path, which costs a settings switch and a fresh plan of its body on every call.
+// search_path, which costs a settings switch and a fresh plan of its body on every call. It is
+// named in the query: an upgrade (drop and create in one transaction) holds it locked, and the
+// statement waits and then finds the new one, with this function already running. Read by the
+// calling statement instead, the wait would come before the call, and the call would then find
+// its function dropped.
 const SCHEMA_KEY_QUERY =
-  "select current_user::text as role, current_setting('search_path') as path, (select last_value from graphql.seq_schema_version)::text as version";
+  "select current_user::text as role, pg_catalog.current_setting('search_path') as path, (select last_value from graphql.seq_schema_version)::text as version";
+const SCHEMA_VERSION_QUERY = "select last_value::text as version from graphql.seq_schema_version";
+
+/** The parts of a schema key (role, search path, schema version) as one text. */
+export function schemaKeyOf(role: unknown, path: unknown, version: unknown): string {
+  return String(role) + "\u0000" + String(path) + "\u0000" + String(version);
+}
+
+/** The caller's role and search path, as graphql._resolve_text passes them. */
+export interface ClaimedRole {
+  role: string;
+  path: string;
+}
 
 const SCHEMA_CACHE_SIZE = 8;
 const PARTIALS_PER_SCHEMA = 16;
@@ -50,17 +66,30 @@ export class SchemaSource {
   private readonly entries = new LruMap<string, SchemaEntry>(SCHEMA_CACHE_SIZE);
   /** Asked on every request: a kept plan spares parsing and planning it each time. */
   private keyPlan: PreparedStatement | null = null;
+  private versionPlan: PreparedStatement | null = null;
 
   constructor(
     private readonly db: SyncDatabase,
     readonly figures: SchemaFigures,
   ) {}
 
-  /** Asked on every request; the key of the schemas below. */
-  key(): string {
+  /**
+   * Asked on every request; the key of the schemas below. `claimed`: the role and search path the
+   * caller read (graphql._resolve_text's arguments), so that only the version is read here. They
+   * are taken only when, with that version, they name a schema built here under a key this
+   * source read whole itself: anyone may call the plv8 function with any arguments. The resolver
+   * lives in the JavaScript context of the role running it (PLV8 keeps one per role), where every
+   * key read whole names that role, so a claim of another role is never taken.
+   */
+  key(claimed: ClaimedRole | null = null): string {
+    if (claimed !== null) {
+      this.versionPlan ??= this.db.prepare(SCHEMA_VERSION_QUERY, []);
+      const key = schemaKeyOf(claimed.role, claimed.path, this.db.execute(this.versionPlan, [])[0]!["version"]);
+      if (this.entries.has(key)) return key;
+    }
     this.keyPlan ??= this.db.prepare(SCHEMA_KEY_QUERY, []);
     const row = this.db.execute(this.keyPlan, [])[0]!;
-    return String(row["role"]) + "\u0000" + String(row["path"]) + "\u0000" + String(row["version"]);
+    return schemaKeyOf(row["role"], row["path"], row["version"]);
   }
 
   /** The whole API. */

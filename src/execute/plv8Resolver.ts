@@ -25,11 +25,22 @@ const database: SyncDatabase = {
 
 let resolver: Resolver | null = null;
 
-/** `variables` is JSON text (from jsonb): converted by PLV8, an integer past 2^53 would lose digits. */
-export function resolve(query: string, variables: string | null, operationName: string | null, _extensions: unknown): string {
+/**
+ * `variables` is JSON text (from jsonb): converted by PLV8, an integer past 2^53 would lose digits.
+ * `role` and `searchPath`: the caller's, as graphql._resolve_text reads them, or null (read by
+ * the resolver then).
+ */
+export function resolve(
+  query: string,
+  variables: string | null,
+  operationName: string | null,
+  _extensions: unknown,
+  role: string | null = null,
+  searchPath: string | null = null,
+): string {
   try {
     resolver ??= new Resolver(database);
-    return resolver.resolve(query, variables, operationName);
+    return resolver.resolve(query, variables, operationName, role === null || searchPath === null ? null : { role, path: searchPath });
   } catch (e) {
     // Each statement ran in a subtransaction of its own (PLV8 runs every SPI call in one), and a
     // request of several ran them all in one more: a failed statement has left nothing behind.

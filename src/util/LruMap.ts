@@ -17,6 +17,11 @@ export class LruMap<K, V> {
     return this.map.size;
   }
 
+  /** Whether the key has an entry; its place in the order is left as it is. */
+  has(key: K): boolean {
+    return this.map.has(key);
+  }
+
   get(key: K): V | undefined {
     const value = this.map.get(key);
     if (value === undefined) return undefined;
