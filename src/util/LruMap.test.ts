@@ -33,4 +33,16 @@ describe("LruMap", () => {
     expect(none.get("x")).toBeUndefined();
     expect(none.size).toBe(0);
   });
+
+  it("answers has() without making the entry the most recent", () => {
+    const evicted: string[] = [];
+    const m = new LruMap<string, string>(2, (v) => evicted.push(v));
+    m.set("a", "A");
+    m.set("b", "B");
+    expect(m.has("a")).toBe(true);
+    expect(m.has("z")).toBe(false);
+    m.set("c", "C");
+    expect(evicted).toEqual(["A"]);
+    expect(m.has("a")).toBe(false);
+  });
 });
