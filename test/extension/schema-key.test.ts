@@ -67,7 +67,7 @@ describe("the schema key", () => {
     expect(await versionStatements()).toBe(10);
   });
 
-  it("still changes with the role and with DDL", async () => {
+  it("still changes with the role, the search path and DDL", async () => {
     const client = await db.connect();
     await client.query(`set role ${insider}`);
     expect(await fields(client)).toContain("secretCollection");
@@ -76,6 +76,15 @@ describe("the schema key", () => {
     expect(seen).toContain("openNoteCollection");
     expect(seen).not.toContain("secretCollection");
     await db.query(`create table later(id int primary key); grant select on later to ${outsider}`);
+    expect(await fields(client)).toContain("laterCollection");
+    await db.query(`create schema elsewhere; create table elsewhere.remote(id int primary key);
+      comment on schema elsewhere is '@graphql({"introspection": true, "inflect_names": true})';
+      grant usage on schema elsewhere to ${outsider}; grant select on elsewhere.remote to ${outsider}`);
+    await client.query("set search_path = elsewhere");
+    const moved = await fields(client);
+    expect(moved).toContain("remoteCollection");
+    expect(moved).not.toContain("laterCollection");
+    await client.query("reset search_path");
     expect(await fields(client)).toContain("laterCollection");
   });
 
