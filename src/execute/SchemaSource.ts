@@ -79,7 +79,9 @@ export class SchemaSource {
    * are taken only when, with that version, they name a schema built here under a key this
    * source read whole itself: anyone may call the plv8 function with any arguments. The resolver
    * lives in the JavaScript context of the role running it (PLV8 keeps one per role), where every
-   * key read whole names that role, so a claim of another role is never taken.
+   * key read whole names that role, so a claim of another role is never taken. A false search
+   * path can at most get the caller an API this role had under another path: its statements name
+   * their schemas and run with the caller's own privileges.
    */
   key(claimed: ClaimedRole | null = null): string {
     if (claimed !== null) {
