@@ -23,7 +23,7 @@ const SCHEMA_KEY_QUERY =
 const SCHEMA_VERSION_QUERY = "select last_value::text as version from graphql.seq_schema_version";
 
 /** The parts of a schema key (role, search path, schema version) as one text. */
-export function schemaKeyOf(role: unknown, path: unknown, version: unknown): string {
+function schemaKeyOf(role: unknown, path: unknown, version: unknown): string {
   return String(role) + "\u0000" + String(path) + "\u0000" + String(version);
 }
 
