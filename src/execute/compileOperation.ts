@@ -9,10 +9,10 @@ import { UserError } from "../document/UserError";
 import { planOperation } from "../plan/planOperation";
 import { planShape } from "../plan/planShape";
 import type { OperationPlan, RootFieldPlan } from "../plan/types";
-import { param, pgType, type ParamNode, type SqlType } from "../sql/ast";
+import { param, pgType, type ParamNode, type ResultLink, type SqlType } from "../sql/ast";
 import type { ApiSchema } from "../schema/apiSchema";
 import { buildRootStatements } from "../transpile/buildRootSelect";
-import { unreachable } from "../util/invariant";
+import { invariant, unreachable } from "../util/invariant";
 import { resolveIntrospectionField } from "./introspection";
 import { renderSql, type Statement } from "../sql/renderSql";
 import { errorResponse } from "./response";
@@ -37,7 +37,7 @@ export interface CompiledOperation {
 type ParamSource =
   | { kind: "plan"; index: number }
   | { kind: "constant"; value: string | null }
-  | { kind: "link"; step: number; type: SqlType };
+  | { kind: "link"; link: ResultLink; type: SqlType };
 
 export type CachedStatements = { sql: string; sources: ParamSource[]; types: string[] }[][];
 
@@ -117,7 +117,7 @@ function cachedStatements(plan: OperationPlan, cache: SqlCache, onHit: () => voi
             case "constant":
               return param(src.value, pgType("text"));
             case "link":
-              return { ...param(null, src.type), link: src.step };
+              return { ...param(null, src.type), link: src.link };
             default:
               return unreachable(src, "parameter source");
           }
@@ -138,7 +138,7 @@ function cachedStatements(plan: OperationPlan, cache: SqlCache, onHit: () => voi
         sql: s.sql,
         types: s.types,
         sources: s.nodes.map((n): ParamSource => {
-          if (n.link !== undefined) return { kind: "link", step: n.link, type: n.type };
+          if (n.link !== undefined) return { kind: "link", link: n.link, type: n.type };
           const i = index.get(n);
           return i === undefined ? { kind: "constant", value: n.value } : { kind: "plan", index: i };
         }),
@@ -165,14 +165,37 @@ export function* boundStatements(compiled: CompiledOperation): Generator<BoundSt
   const results: (string | null)[] = [];
   for (const steps of compiled.statements) {
     const done: (string | null)[] = [];
+    const rows: (string | null)[][][] = [];
+    const linked = (link: ResultLink): string | null => {
+      switch (link.kind) {
+        case "result":
+          return done[link.step]!;
+        case "value": {
+          rows[link.step] ??= handedBackRows(done[link.step]!);
+          const row = rows[link.step]![link.row];
+          invariant(row !== undefined && link.column < row.length, "a linked value names a row and column its statement handed back");
+          return row[link.column]!;
+        }
+        default:
+          return unreachable(link, "result link");
+      }
+    };
     for (const s of steps) {
-      const linked = s.nodes.some((n) => n.link !== undefined);
-      const params = linked ? s.nodes.map((n, i) => (n.link === undefined ? s.params[i]! : done[n.link]!)) : s.params;
+      const hasLinks = s.nodes.some((n) => n.link !== undefined);
+      const params = hasLinks ? s.nodes.map((n, i) => (n.link === undefined ? s.params[i]! : linked(n.link))) : s.params;
       done.push(yield { sql: s.sql, params, types: s.types });
     }
     results.push(done.length === 0 ? null : done[done.length - 1]!);
   }
   return results;
+}
+
+/** The rows an insert handed back: its result, a JSON list of rows, each a list of text values or nulls. */
+function handedBackRows(result: string | null): (string | null)[][] {
+  invariant(result !== null, "a statement whose values are linked hands back a result");
+  const rows: unknown = JSON.parse(result);
+  invariant(Array.isArray(rows), "a linked result is a JSON list");
+  return rows as (string | null)[][];
 }
 
 /** A request answered without the database (an error found before any statement runs). */

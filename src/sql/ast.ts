@@ -20,12 +20,19 @@ export interface ParamNode {
   value: string | null;
   type: SqlType;
   /**
-   * Set on a value known only once the statements before it have run: the `result` of the
-   * statement at this index among those of the same root field (a nested insert's later
-   * statements read the keys the earlier ones inserted).
+   * Set on a value known only once the statements before it have run (a nested insert's later
+   * statements read the keys the earlier ones inserted): see ResultLink.
    */
-  link?: number;
+  link?: ResultLink;
 }
+
+/**
+ * A parameter bound from the `result` of the statement at index `step` among those of the same
+ * root field: the whole result, or one text value of it (a JSON list of rows, each a list of
+ * text values), bound as the parameter's type. A value bound alone keeps the statement free of
+ * JSON operators that PostgreSQL would set up and run once per row.
+ */
+export type ResultLink = { kind: "result"; step: number } | { kind: "value"; step: number; row: number; column: number };
 
 /**
  * Labels of an enum type, written into the statement: `text` is one label, or the array input

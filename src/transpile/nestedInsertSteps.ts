@@ -15,13 +15,16 @@ import {
   int,
   jsonNumberOrBool,
   jsonSubquery,
+  nullExpr,
   param,
   pgType,
   select,
   type Expr,
   type JsonExpr,
   type ParamNode,
+  type ResultLink,
   type Select,
+  type SqlType,
 } from "../sql/ast";
 import { nodeObject } from "./nodeObject";
 import { objectOf } from "./outputValue";
@@ -31,24 +34,30 @@ type NestedInsert = Extract<WritePlan, { kind: "nestedInsert" }>;
 
 const WRITTEN = "written";
 
-/** One parameter per earlier statement a statement reads: its result, bound when it has run. */
+/**
+ * The parameters a statement binds from earlier statements' results: one per result it reads
+ * whole, one per value it reads alone (rows sharing a parent share its key's parameter).
+ */
 class Links {
-  private readonly params = new Map<number, ParamNode>();
-  of(step: number): ParamNode {
-    let p = this.params.get(step);
-    if (p === undefined) this.params.set(step, (p = { ...param(null, pgType("jsonb")), link: step }));
+  private readonly params = new Map<string, ParamNode>();
+  /** An earlier statement's whole result, as jsonb. */
+  result(step: number): ParamNode {
+    return this.param(`${step}`, pgType("jsonb"), { kind: "result", step });
+  }
+  /** A value an earlier statement handed back: row `row`, column `column` of its result, as `type`. */
+  value(v: Extract<InsertValuePlan, { kind: "inserted" }>): ParamNode {
+    return this.param(`${v.group}.${v.row}.${v.column}`, v.type, { kind: "value", step: v.group, row: v.row, column: v.column });
+  }
+  private param(key: string, type: SqlType, link: ResultLink): ParamNode {
+    let p = this.params.get(key);
+    if (p === undefined) this.params.set(key, (p = { ...param(null, type), link }));
     return p;
   }
 }
 
-/** `((result -> row) ->> column)`: a text value an earlier statement handed back. */
-function handedBack(links: Links, step: number, row: Expr, column: number): Expr {
-  return binary("->>", binary("->", links.of(step), row), int(column));
-}
-
 function value(v: InsertValuePlan, links: Links): Expr | null {
   if (v === null || v.kind === "param") return v;
-  return { kind: "cast", expr: handedBack(links, v.group, int(v.row), v.column), type: v.type };
+  return links.value(v);
 }
 
 /**
@@ -68,10 +77,12 @@ function groupStep(g: InsertGroupPlan): Select {
   const rows = g.rows.map((r) => r.map((v) => value(v, links)));
   const item: JsonExpr = { kind: "jsonValue", expr: call("json_build_array", ...g.returns.map((_, i) => col(rowsAlias, `r${i}`))), via: "text" };
   const message = param(`a nested insert into ${g.table.schema}.${g.table.name} inserted fewer rows than given`, textType);
+  // A group no later statement reads (it hands back no column) answers null once its rows are
+  // counted, without building a list of empty rows.
   const result: Expr = {
     kind: "case",
     whens: [{ when: binary("<>", { kind: "countStar" }, int(g.rows.length)), then: { kind: "call", schema: "graphql", name: "exception", args: [message] } }],
-    else: { kind: "jsonAgg", item, orderBy: [], filter: null },
+    else: g.returns.length === 0 ? nullExpr : { kind: "jsonAgg", item, orderBy: [], filter: null },
   };
   return {
     ...select({ columns: [{ expr: result, alias: "result" }], from: { kind: "cte", name: WRITTEN, alias: rowsAlias } }),
@@ -106,7 +117,7 @@ function selectionStep(write: NestedInsert, fields: WriteResultFieldPlan[]): Sel
   });
   return select({
     columns: [{ expr: result, alias: "result" }],
-    from: { kind: "function", schema: "pg_catalog", name: "jsonb_array_elements", args: [{ name: null, value: links.of(write.root) }], alias: k },
+    from: { kind: "function", schema: "pg_catalog", name: "jsonb_array_elements", args: [{ name: null, value: links.result(write.root) }], alias: k },
   });
 }
 
