@@ -26,6 +26,7 @@ import {
   type Select,
   type SqlType,
 } from "../sql/ast";
+import { renderType } from "../sql/renderSql";
 import { nodeObject } from "./nodeObject";
 import { objectOf } from "./outputValue";
 import { AliasCounter, tableFrom, tableRow, textType } from "./rowRef";
@@ -36,7 +37,7 @@ const WRITTEN = "written";
 
 /**
  * The parameters a statement binds from earlier statements' results: one per result it reads
- * whole, one per value it reads alone (rows sharing a parent share its key's parameter).
+ * whole, one per value and type it reads alone (rows sharing a parent share its key's parameter).
  */
 class Links {
   private readonly params = new Map<string, ParamNode>();
@@ -46,7 +47,7 @@ class Links {
   }
   /** A value an earlier statement handed back: row `row`, column `column` of its result, as `type`. */
   value(v: Extract<InsertValuePlan, { kind: "inserted" }>): ParamNode {
-    return this.param(`${v.group}.${v.row}.${v.column}`, v.type, { kind: "value", step: v.group, row: v.row, column: v.column });
+    return this.param(`${v.group}.${v.row}.${v.column}:${renderType(v.type)}`, v.type, { kind: "value", step: v.group, row: v.row, column: v.column });
   }
   private param(key: string, type: SqlType, link: ResultLink): ParamNode {
     let p = this.params.get(key);
