@@ -165,29 +165,32 @@ export function* boundStatements(compiled: CompiledOperation): Generator<BoundSt
   const results: (string | null)[] = [];
   for (const steps of compiled.statements) {
     const done: (string | null)[] = [];
-    const rows: (string | null)[][][] = [];
-    const linked = (link: ResultLink): string | null => {
-      switch (link.kind) {
-        case "result":
-          return done[link.step]!;
-        case "value": {
-          rows[link.step] ??= handedBackRows(done[link.step]!);
-          const row = rows[link.step]![link.row];
-          invariant(row !== undefined && link.column < row.length, "a linked value names a row and column its statement handed back");
-          return row[link.column]!;
-        }
-        default:
-          return unreachable(link, "result link");
-      }
-    };
+    // Parsed only by a field whose statements read values out of an earlier one's result.
+    let handedBack: (string | null)[][][] | undefined;
     for (const s of steps) {
       const hasLinks = s.nodes.some((n) => n.link !== undefined);
-      const params = hasLinks ? s.nodes.map((n, i) => (n.link === undefined ? s.params[i]! : linked(n.link))) : s.params;
+      const params = hasLinks ? s.nodes.map((n, i) => (n.link === undefined ? s.params[i]! : linkedValue(n.link, done, (handedBack ??= [])))) : s.params;
       done.push(yield { sql: s.sql, params, types: s.types });
     }
     results.push(done.length === 0 ? null : done[done.length - 1]!);
   }
   return results;
+}
+
+/** A linked parameter's value: an earlier statement's whole result, or one value of its rows (parsed once, into `parsed`). */
+function linkedValue(link: ResultLink, done: (string | null)[], parsed: (string | null)[][][]): string | null {
+  switch (link.kind) {
+    case "result":
+      return done[link.step]!;
+    case "value": {
+      parsed[link.step] ??= handedBackRows(done[link.step]!);
+      const row = parsed[link.step]![link.row];
+      invariant(row !== undefined && link.column < row.length, "a linked value names a row and column its statement handed back");
+      return row[link.column]!;
+    }
+    default:
+      return unreachable(link, "result link");
+  }
 }
 
 /** The rows an insert handed back: its result, a JSON list of rows, each a list of text values or nulls. */

@@ -61,6 +61,11 @@ function value(v: InsertValuePlan, links: Links): Expr | null {
   return links.value(v);
 }
 
+/** One inserted row's handed-back values, as a JSON list of their texts. */
+function handedBackRow(g: InsertGroupPlan, rowsAlias: string): JsonExpr {
+  return { kind: "jsonValue", expr: call("json_build_array", ...g.returns.map((_, i) => col(rowsAlias, `r${i}`))), via: "text" };
+}
+
 /**
  * A group's insert, as a data-modifying CTE, and the list of its rows' returned values (in the
  * order given, which `inserted` values refer to by position). A row a trigger kept out would
@@ -76,14 +81,13 @@ function groupStep(g: InsertGroupPlan): Select {
   // Every inserted row must be counted, so RETURNING always yields at least one column.
   if (returning.length === 0) returning.push({ expr: bool(true), alias: "__written" });
   const rows = g.rows.map((r) => r.map((v) => value(v, links)));
-  const item: JsonExpr = { kind: "jsonValue", expr: call("json_build_array", ...g.returns.map((_, i) => col(rowsAlias, `r${i}`))), via: "text" };
   const message = param(`a nested insert into ${g.table.schema}.${g.table.name} inserted fewer rows than given`, textType);
   // A group no later statement reads (it hands back no column) answers null once its rows are
   // counted, without building a list of empty rows.
   const result: Expr = {
     kind: "case",
     whens: [{ when: binary("<>", { kind: "countStar" }, int(g.rows.length)), then: { kind: "call", schema: "graphql", name: "exception", args: [message] } }],
-    else: g.returns.length === 0 ? nullExpr : { kind: "jsonAgg", item, orderBy: [], filter: null },
+    else: g.returns.length === 0 ? nullExpr : { kind: "jsonAgg", item: handedBackRow(g, rowsAlias), orderBy: [], filter: null },
   };
   return {
     ...select({ columns: [{ expr: result, alias: "result" }], from: { kind: "cte", name: WRITTEN, alias: rowsAlias } }),
