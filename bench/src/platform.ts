@@ -1,10 +1,12 @@
 // Bench stage: the platform holding many projects. Input: a cluster of its own (max_connections
-// set for the projects in rotation), one platform server process with the server's defaults
-// (idle data API connections close after its default minute, stated so below). Output: create latency one after
-// another and 50 at once (deletes and branch creates mixed in), data API req/s over 1, 20 and 100
-// projects in rotation as ratios to one project (interleaved rounds), p99 with N projects of which
-// 50 get traffic, data API connections at rest and under load against the budget, the server's
-// memory per idle project, and a branch with data of a ~100 MB project, idle and while in use.
+// set for the projects in rotation), one platform server process with the server's defaults (idle
+// data API connections close after its default minute, stated so below). Output: create latency
+// one after another and 50 at once (deletes and branch creates mixed in); data API req/s over 1,
+// 20 and 100 projects in rotation as ratios to one project (interleaved rounds), with the CPU each
+// request took in the server, the cluster and the whole machine, and the same ratio for
+// `{ __typename }` (the least a request asks of its backend); p99 with N projects of which 50 get
+// traffic; data API connections at rest and under load against the budget; the server's memory
+// per idle project; and a branch with data of a ~100 MB project, idle and while in use.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -15,6 +17,7 @@ import { connectionBudget, recommendedMaxConnections } from "../../server/src/ma
 import { startCluster as startThrowawayCluster, stopCluster, type ClusterInfo } from "../../test/harness/cluster";
 import { repoDir, startServerProcess, type ServerProcess } from "./engines";
 import { median, wrkRunAsync, type Bounds, type HttpTarget, type RunFigures } from "./load";
+import { clusterCpuMs, machineCpuMs, processCpuMs } from "./processCpu";
 import { settle, summarize, type Settled } from "./settle";
 
 export interface PlatformOptions {
@@ -67,6 +70,12 @@ export interface PlatformFigures {
   /** Projects in rotation → req/s, p99, failures (medians over rounds), and the ratio to one project. */
   rotation: Map<number, { rps: number; p99Ms: number; failures: number; ratio: Settled }>;
   one: { rps: number; p99Ms: number; failures: number };
+  /** CPU per request (µs, medians over rounds) of the server process, of the cluster's processes
+   * and of the whole machine, by projects in rotation (1: one project; -1: `active` of `projects`). */
+  cpu: Map<number, CpuPerRequest>;
+  /** `{ __typename }`, the least a data API request asks of its backend (no table read): one
+   * project and the largest rotation, and the ratio within each round. */
+  empty: { rotation: number; oneRps: number; rotationRps: number; ratio: Settled };
   /** `projects` held, `active` in rotation. */
   large: { rps: number; p99Ms: number; failures: number; p99Ratio: Settled };
   connections: { atRest: number; underLoadMax: number; waitedBeforeRest: number };
@@ -74,8 +83,15 @@ export interface PlatformFigures {
   branch: { sizeMiB: number; idleMs: number; inUseMs: number; inUseCopy: "template" | "dump"; parentFailures: number; parentRequests: number };
 }
 
+export interface CpuPerRequest {
+  server: number;
+  cluster: number;
+  machine: number;
+}
+
 const rows = 200;
 const query = "{ itemCollection(first: 20, orderBy: [{ id: AscNullsLast }]) { edges { node { id name } } } }";
+const emptyQuery = "{ __typename }";
 // The server's default: a shorter one would close the projects' connections between the runs of
 // a round, so each run over many projects would time their backends' cold starts, not their use.
 const idleTimeoutMs = 60_000;
@@ -150,6 +166,7 @@ export async function measurePlatform(o: PlatformOptions): Promise<PlatformFigur
       "--rate-limit", "100000000", "--ban-after-failures", "0", "--pool-idle-timeout", String(idleTimeoutMs),
     ], {}, async () => (await fetch(`${baseUrl}/health`)).status === 200);
     const pid = server.processGroup;
+    const postmaster = Number(readFileSync(join(cluster.dataDir, "postmaster.pid"), "utf8").split("\n", 1)[0]);
     const token = (await runTokenCommand(platformUrl, { kind: "create", email: "platform@example.com", name: "bench" })).trim();
     const org = await must(baseUrl, token, "POST", "/v1/organizations", { name: "Platform bench" });
     const newProject = (name: string) => call(baseUrl, token, "POST", "/v1/projects", { name, organization_slug: org.slug, region: "us-east-1", db_pass: "bench-password-1" });
@@ -241,15 +258,16 @@ export async function measurePlatform(o: PlatformOptions): Promise<PlatformFigur
     o.log(`platform: at rest ${atRest} data API backends; server RSS ${(before / 1024).toFixed(0)} → ${(after / 1024).toFixed(0)} MiB over ${projects.length} projects`);
 
     // Throughput: one project, then P projects in rotation, interleaved per round.
-    const target1 = (group: Project[]): HttpTarget => ({
+    const target1 = (group: Project[], body = query): HttpTarget => ({
       url: `${baseUrl}/project/${group[0]!.ref}/graphql/v1`,
       headers: { apikey: group[0]!.key },
-      body: JSON.stringify({ query }),
+      body: JSON.stringify({ query: body }),
       rotate: group.map((p) => ({ path: `/project/${p.ref}/graphql/v1`, headers: { apikey: p.key } })),
     });
     const bounds: Bounds = { seconds: o.seconds, maxRequests: 10_000_000 };
     let underLoadMax = 0;
-    const sampled = async (t: HttpTarget): Promise<RunFigures> => {
+    const cpuOf = () => ({ server: processCpuMs(pid), cluster: clusterCpuMs(postmaster), machine: machineCpuMs() });
+    const sampled = async (t: HttpTarget): Promise<RunFigures & { cpu: CpuPerRequest }> => {
       let running = true;
       const sampler = (async () => {
         while (running) {
@@ -258,7 +276,11 @@ export async function measurePlatform(o: PlatformOptions): Promise<PlatformFigur
         }
       })();
       try {
-        return await wrkRunAsync(t, 8, bounds, o.workDir);
+        const before = cpuOf();
+        const run = await wrkRunAsync(t, 8, bounds, o.workDir);
+        const after = cpuOf();
+        const per = (part: keyof CpuPerRequest) => ((after[part] - before[part]) * 1000) / Math.max(run.requests, 1);
+        return { ...run, cpu: { server: per("server"), cluster: per("cluster"), machine: per("machine") } };
       } finally {
         running = false;
         await sampler;
@@ -267,8 +289,10 @@ export async function measurePlatform(o: PlatformOptions): Promise<PlatformFigur
     const groups = new Map<number, Project[]>([[1, projects.slice(0, 1)], ...o.rotations.filter((n) => n > 1).map((n) => [n, projects.slice(0, n)] as [number, Project[]]), [-1, projects.slice(-o.active)]]);
     // Warm: each group's pools open and its backends loaded.
     for (const group of groups.values()) await wrkRunAsync(target1(group), 8, { seconds: 2, maxRequests: 10_000_000 }, o.workDir);
-    const runsOf = new Map<number, RunFigures[]>([...groups.keys()].map((k) => [k, []]));
+    const runsOf = new Map<number, Array<RunFigures & { cpu: CpuPerRequest }>>([...groups.keys()].map((k) => [k, []]));
     const ratioSamples = new Map<number, number[]>([...groups.keys()].filter((k) => k !== 1).map((k) => [k, []]));
+    const watched = Math.max(...o.rotations);
+    const emptyRuns = { one: [] as number[], rotation: [] as number[], ratio: [] as number[] };
     const round = async () => {
       const one = await sampled(target1(groups.get(1)!));
       runsOf.get(1)!.push(one);
@@ -278,9 +302,13 @@ export async function measurePlatform(o: PlatformOptions): Promise<PlatformFigur
         runsOf.get(n)!.push(r);
         ratioSamples.get(n)!.push(n === -1 ? r.p99Ms / one.p99Ms : r.rps / one.rps);
       }
+      const emptyOne = await sampled(target1(groups.get(1)!, emptyQuery));
+      const emptyRotation = await sampled(target1(groups.get(watched)!, emptyQuery));
+      emptyRuns.one.push(emptyOne.rps);
+      emptyRuns.rotation.push(emptyRotation.rps);
+      emptyRuns.ratio.push(emptyRotation.rps / emptyOne.rps);
     };
     // Rounds until the spread of the 100-project ratio is known (see settle.ts).
-    const watched = Math.max(...o.rotations);
     await settle(async () => {
       await round();
       return ratioSamples.get(watched)!.at(-1)!;
@@ -290,11 +318,16 @@ export async function measurePlatform(o: PlatformOptions): Promise<PlatformFigur
       return { rps: median(runs.map((r) => r.rps)), p99Ms: median(runs.map((r) => r.p99Ms)), failures: runs.reduce((s, r) => s + r.failures, 0) };
     };
     const one = figuresOf(1);
+    const cpu: PlatformFigures["cpu"] = new Map(
+      [...runsOf].map(([n, runs]) => [n, { server: median(runs.map((r) => r.cpu.server)), cluster: median(runs.map((r) => r.cpu.cluster)), machine: median(runs.map((r) => r.cpu.machine)) }]),
+    );
+    const empty = { rotation: watched, oneRps: median(emptyRuns.one), rotationRps: median(emptyRuns.rotation), ratio: summarize(emptyRuns.ratio) };
     const rotation: PlatformFigures["rotation"] = new Map();
     for (const n of o.rotations.filter((x) => x > 1)) rotation.set(n, { ...figuresOf(n), ratio: summarize(ratioSamples.get(n)!) });
     const largeRuns = figuresOf(-1);
     const large = { ...largeRuns, p99Ratio: summarize(ratioSamples.get(-1)!) };
     for (const [n, r] of rotation) o.log(`platform: ${n} projects in rotation ${r.rps.toFixed(0)} req/s, ${r.ratio.median.toFixed(2)}× one project (${one.rps.toFixed(0)} req/s), ${r.failures} failed`);
+    o.log(`platform: ${emptyQuery} in ${watched} projects in rotation ${empty.ratio.median.toFixed(2)}× one project`);
     o.log(`platform: ${o.projects} projects, ${o.active} active: p99 ${large.p99Ms.toFixed(1)} ms, ${large.p99Ratio.median.toFixed(2)}× one project's, ${large.failures} failed; at most ${underLoadMax} data API backends`);
 
     // A branch with data of a ~100 MB project, its parent idle and then in use.
@@ -343,7 +376,7 @@ export async function measurePlatform(o: PlatformOptions): Promise<PlatformFigur
     return {
       projects: o.projects, active: o.active, maxConnections, budget, idleTimeoutMs,
       sequential: { post: latencies(post), firstAnswer: latencies(firstAnswer) },
-      concurrent, rotation, one, large,
+      concurrent, rotation, one, cpu, empty, large,
       connections: { atRest, underLoadMax, waitedBeforeRest },
       memory, branch,
     };
@@ -370,6 +403,8 @@ export function renderPlatform(f: PlatformFigures): string[] {
     `| one project: req/s, p99 ms | ${f.one.rps.toFixed(0)}, ${f.one.p99Ms.toFixed(1)} |`,
     ...[...f.rotation].map(([n, r]) => `| ${n} projects in rotation: req/s, p99 ms, × one project's req/s | ${r.rps.toFixed(0)}, ${r.p99Ms.toFixed(1)}, ${spread(r.ratio)} |`),
     `| ${f.projects} projects held, ${f.active} in rotation: req/s, p99 ms, p99 × one project's | ${f.large.rps.toFixed(0)}, ${f.large.p99Ms.toFixed(1)}, ${spread(f.large.p99Ratio)} |`,
+    `| \`${emptyQuery}\` (no table read), one project / ${f.empty.rotation} in rotation: req/s, × one project's | ${f.empty.oneRps.toFixed(0)} / ${f.empty.rotationRps.toFixed(0)}, ${spread(f.empty.ratio)} |`,
+    ...[...f.cpu].map(([n, c]) => `| CPU per request, µs: the server process / the cluster's processes / the whole machine — ${n === 1 ? "one project" : n === -1 ? `${f.active} of ${f.projects} in rotation` : `${n} projects in rotation`} | ${c.server.toFixed(0)} / ${c.cluster.toFixed(0)} / ${c.machine.toFixed(0)} |`),
     `| data API backends at rest (${(f.connections.waitedBeforeRest / 1000).toFixed(1)} s after the last request) / most under load | ${f.connections.atRest} / ${f.connections.underLoadMax} (budget ${f.budget}) |`,
     `| server process memory per idle project (RSS before and after each project answered once and went idle) | ${f.memory.perProjectKiB.toFixed(0)} KiB (${(f.memory.before / 1024).toFixed(0)} → ${(f.memory.after / 1024).toFixed(0)} MiB) |`,
     `| branch with data of a ${f.branch.sizeMiB.toFixed(0)} MiB project, parent idle / in use | ${(f.branch.idleMs / 1000).toFixed(2)} s / ${(f.branch.inUseMs / 1000).toFixed(2)} s (${f.branch.inUseCopy === "template" ? "a template copy" : "copied by dump"}; the parent answered ${f.branch.parentRequests} requests of 2 clients meanwhile, ${f.branch.parentFailures} failed) |`,

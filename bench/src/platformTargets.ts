@@ -30,7 +30,7 @@ export function platformTargets(f: PlatformFigures | undefined): Target[] {
     rotation
       ? {
           name: rotationName,
-          measured: `${rotation.ratio.median.toFixed(2)}× (${rotation.ratio.low.toFixed(2)}–${rotation.ratio.high.toFixed(2)}, ${rotation.ratio.n} rounds; ${rotation.rps.toFixed(0)} against ${f.one.rps.toFixed(0)} req/s), ${failures} failed`,
+          measured: `${rotation.ratio.median.toFixed(2)}× (${rotation.ratio.low.toFixed(2)}–${rotation.ratio.high.toFixed(2)}, ${rotation.ratio.n} rounds; ${rotation.rps.toFixed(0)} against ${f.one.rps.toFixed(0)} req/s), ${failures} failed (\`{ __typename }\`, no table read: ${f.empty.ratio.median.toFixed(2)}×)`,
           pass: rotation.ratio.median >= minRotationShare && failures === 0,
         }
       : unmeasured(rotationName),

@@ -24,6 +24,20 @@ export function childPids(pid: number): Set<number> {
   return new Set(text === "" ? [] : text.split(" ").map(Number));
 }
 
+/** CPU time of every process a postmaster has started, those that have ended and those still
+ * running: a total that only grows, so two readings bound what the cluster spent between them. */
+export function clusterCpuMs(postmaster: number): number {
+  let total = endedChildrenCpuMs(postmaster);
+  for (const child of childPids(postmaster)) {
+    try {
+      total += processCpuMs(child);
+    } catch {
+      // ended since the list was read: left out of this reading (a few ms of a short-lived worker)
+    }
+  }
+  return total;
+}
+
 /**
  * A pgbench run, and with `postmaster` (its pid: pgbench's backends end with each run) the CPU
  * time its backends took per transaction, the warm-up and each client's first included; none
