@@ -80,6 +80,11 @@ describe("logs database, version 2", () => {
     ]);
     const [{ timestamp }] = await pool.rows<{ timestamp: Date }>("select timestamp from logs_internal.requests where request_id = 'req-2'");
     expect(timestamp.toISOString()).toBe("2026-01-02T03:04:05.678Z");
+    // Each row has an id of its own, written by the server.
+    const ids = await pool.rows<{ id: string }>("select id::text from logs_internal.requests where project_ref = 'bbbbbbbbbbbbbbbbbbbb'");
+    expect(ids).toHaveLength(2);
+    expect(new Set(ids.map((r) => r.id)).size).toBe(2);
+    for (const { id } of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });
 
