@@ -57,17 +57,23 @@ describe("logs database, version 2", () => {
   });
 
   it("writes batches of requests that read back in the same shape", async () => {
-    const writer = new LogWriter(pool, { intervalMs: 60_000, maxBatch: 100, maxPending: 1000, log: silentLog });
-    const at = Date.parse("2026-01-02T03:04:05.678Z");
-    writer.add({
-      projectRef: "bbbbbbbbbbbbbbbbbbbb", timestamp: at, api: "management", method: "GET", path: "/v1/projects/bbbbbbbbbbbbbbbbbbbb/api-keys",
-      host: "localhost", requestId: "req-2", clientIp: "::1", statusCode: 404, durationMs: 0.5, role: null,
-    });
-    writer.add({
-      projectRef: "bbbbbbbbbbbbbbbbbbbb", timestamp: at + 1, api: "graphql", method: "POST", path: "/graphql/v1",
-      host: "bbbbbbbbbbbbbbbbbbbb.example.com", requestId: "req-\"3\"\\\t\n", clientIp: "127.0.0.1", statusCode: 200, durationMs: 2, role: "service_role",
-    });
-    await writer.close();
+    // The server writes each row's id: with the column's default gone, the rows still arrive.
+    await pool.rows("alter table logs_internal.requests alter column id drop default");
+    try {
+      const writer = new LogWriter(pool, { intervalMs: 60_000, maxBatch: 100, maxPending: 1000, log: silentLog });
+      const at = Date.parse("2026-01-02T03:04:05.678Z");
+      writer.add({
+        projectRef: "bbbbbbbbbbbbbbbbbbbb", timestamp: at, api: "management", method: "GET", path: "/v1/projects/bbbbbbbbbbbbbbbbbbbb/api-keys",
+        host: "localhost", requestId: "req-2", clientIp: "::1", statusCode: 404, durationMs: 0.5, role: null,
+      });
+      writer.add({
+        projectRef: "bbbbbbbbbbbbbbbbbbbb", timestamp: at + 1, api: "graphql", method: "POST", path: "/graphql/v1",
+        host: "bbbbbbbbbbbbbbbbbbbb.example.com", requestId: "req-\"3\"\\\t\n", clientIp: "127.0.0.1", statusCode: 200, durationMs: 2, role: "service_role",
+      });
+      await writer.close();
+    } finally {
+      await pool.rows("alter table logs_internal.requests alter column id set default gen_random_uuid()");
+    }
     expect(await edgeLogs("bbbbbbbbbbbbbbbbbbbb")).toEqual([
       {
         event_message: "GET | 404 | ::1 | req-2 | /v1/projects/bbbbbbbbbbbbbbbbbbbb/api-keys",
@@ -80,7 +86,7 @@ describe("logs database, version 2", () => {
     ]);
     const [{ timestamp }] = await pool.rows<{ timestamp: Date }>("select timestamp from logs_internal.requests where request_id = 'req-2'");
     expect(timestamp.toISOString()).toBe("2026-01-02T03:04:05.678Z");
-    // Each row has an id of its own, written by the server.
+    // Each row has an id of its own.
     const ids = await pool.rows<{ id: string }>("select id::text from logs_internal.requests where project_ref = 'bbbbbbbbbbbbbbbbbbbb'");
     expect(ids).toHaveLength(2);
     expect(new Set(ids.map((r) => r.id)).size).toBe(2);
