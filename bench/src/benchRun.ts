@@ -3,7 +3,7 @@
 // dataset and statement stats, pg_graphql when it installs, an admin and an authenticator
 // connection, the work folders, the machine's factors), everything it started stopped after them
 // or by a watchdog, and the count of failed checks (crashed backends included).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { installStatementStats } from "./backendStats";
@@ -57,11 +57,6 @@ async function connect(url: string): Promise<pg.Client> {
 async function closeClient(client: pg.Client | undefined): Promise<void> {
   if (!client) return;
   await Promise.race([client.end().catch(() => {}), new Promise((r) => setTimeout(r, 3_000).unref())]);
-}
-
-/** The cluster's postmaster (its first line of postmaster.pid). */
-export function postmasterPid(c: Cluster): number {
-  return Number(readFileSync(join(c.dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
 }
 
 /** Runs `sections` on a fresh cluster and returns the number of failed checks. */

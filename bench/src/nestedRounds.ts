@@ -4,7 +4,8 @@
 // in the database and over HTTP at each client count.
 import type { AnswerCheck, ReadyEngine } from "./answerCheck";
 import type { BenchRun } from "./benchRun";
-import { log, postmasterPid } from "./benchRun";
+import { log } from "./benchRun";
+import { postmasterPid } from "./processCpu";
 import type { HttpEngine } from "./engines";
 import { answerScripts, resolveScript, resolveText, sqlScript } from "./indb";
 import type { Bounds } from "./load";

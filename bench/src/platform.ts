@@ -17,7 +17,7 @@ import { connectionBudget, recommendedMaxConnections } from "../../server/src/ma
 import { startCluster as startThrowawayCluster, stopCluster, type ClusterInfo } from "../../test/harness/cluster";
 import { repoDir, startServerProcess, type ServerProcess } from "./engines";
 import { median, wrkRunAsync, type Bounds, type HttpTarget, type RunFigures } from "./load";
-import { clusterCpuMs, machineCpuMs, processCpuMs } from "./processCpu";
+import { clusterCpuMs, machineCpuMs, postmasterPid, processCpuMs } from "./processCpu";
 import { settle, summarize, type Settled } from "./settle";
 
 export interface PlatformOptions {
@@ -166,7 +166,7 @@ export async function measurePlatform(o: PlatformOptions): Promise<PlatformFigur
       "--rate-limit", "100000000", "--ban-after-failures", "0", "--pool-idle-timeout", String(idleTimeoutMs),
     ], {}, async () => (await fetch(`${baseUrl}/health`)).status === 200);
     const pid = server.processGroup;
-    const postmaster = Number(readFileSync(join(cluster.dataDir, "postmaster.pid"), "utf8").split("\n", 1)[0]);
+    const postmaster = postmasterPid(cluster);
     const token = (await runTokenCommand(platformUrl, { kind: "create", email: "platform@example.com", name: "bench" })).trim();
     const org = await must(baseUrl, token, "POST", "/v1/organizations", { name: "Platform bench" });
     const newProject = (name: string) => call(baseUrl, token, "POST", "/v1/projects", { name, organization_slug: org.slug, region: "us-east-1", db_pass: "bench-password-1" });

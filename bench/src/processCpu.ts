@@ -1,7 +1,14 @@
 // Bench stage: CPU time. Input: a process id, or nothing for the whole machine; output: user +
 // system CPU time in milliseconds, from /proc at clock ticks of 10 ms.
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ClusterInfo } from "../../test/harness/cluster";
 import { pgbenchRun, type Bounds, type PgTarget, type RunFigures } from "./load";
+
+/** A cluster's postmaster (the first line of its postmaster.pid). */
+export function postmasterPid(c: Pick<ClusterInfo, "dataDir">): number {
+  return Number(readFileSync(join(c.dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+}
 
 export function processCpuMs(pid: number): number {
   const text = readFileSync(`/proc/${pid}/stat`, "utf8");

@@ -6,7 +6,8 @@
 import type { AnswerCheck } from "./answerCheck";
 import { statsSchema } from "./backendStats";
 import type { BenchRun } from "./benchRun";
-import { log, postmasterPid } from "./benchRun";
+import { log } from "./benchRun";
+import { postmasterPid } from "./processCpu";
 import { measureBigTables, type BigTableFigures } from "./bigTables";
 import { connectionUrl } from "./cluster";
 import { measureColdStart, measureMemory } from "./coldStart";
